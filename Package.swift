@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Swift 6 language mode (below) turns on complete strict concurrency checking for every target.
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "ImageKernel",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ImageKernel", targets: ["ImageKernel"]),
+        .library(name: "LoaderFile", targets: ["LoaderFile"]),
+        .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
+        .executable(name: "imagekernel", targets: ["imagekernel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .target(
+            name: "ImageKernel",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "LoaderFile", dependencies: ["ImageKernel"], swiftSettings: strict),
+        .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
+        .executableTarget(
+            name: "imagekernel",
+            dependencies: [
+                "ImageKernel", "LoaderFile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(name: "imagekernelTests", dependencies: ["imagekernel"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

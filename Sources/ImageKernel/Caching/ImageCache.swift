@@ -1,0 +1,78 @@
+import Foundation
+
+/// Stores images and their original bytes by key.
+///
+/// ## Implementation requirements
+/// - **Thread safety.** Shared and `Sendable`; every method may run concurrently with every other,
+///   from many tasks. A reader never sees a half-written entry.
+/// - **Cache types.** `type` says which tiers an operation touches: ``ImageCacheType/memory``,
+///   ``ImageCacheType/disk`` or ``ImageCacheType/all``. A cache without a tier ignores it
+///   (a memory-only cache answers `.disk` queries with nil and stores nothing for `.disk`).
+///   ``ImageCacheType/none`` touches nothing.
+/// - **Results.** ``query(key:type:)`` returns nil on a miss, never an error; it reports where the
+///   hit came from in ``CacheQueryResult/source``. A hit holds an image, original bytes, or both.
+/// - **Cancellation.** A query whose task is cancelled throws ``ImageKernelError`` with code
+///   `cancelled` (or `CancellationError`) instead of returning.
+/// - **Errors.** Storage failures (full disk, permissions) throw ``ImageKernelError`` with stage
+///   `.cache`; they never lose or corrupt other entries.
+/// - **Keys.** Any string, including an empty one, is a valid key and must never escape the
+///   cache's own storage (a key is not a path).
+public protocol ImageCache: Sendable {
+    /// A short name for errors and logs.
+    var name: String { get }
+    /// The entry stored under `key` in the given tiers, or nil.
+    func query(key: String, type: ImageCacheType) async throws -> CacheQueryResult?
+    /// Stores the entry under `key` in the given tiers, replacing what was there.
+    func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws
+    /// Removes the entry under `key` from the given tiers.
+    func remove(key: String, type: ImageCacheType) async throws
+    /// Where an entry for `key` exists: `.none`, `.memory`, `.disk` (the first tier that has it).
+    func contains(key: String, type: ImageCacheType) async -> ImageCacheType
+    /// Removes every entry from the given tiers.
+    func clear(type: ImageCacheType) async throws
+}
+
+/// Which tiers of a cache an operation touches, or where a result came from.
+public enum ImageCacheType: String, Sendable, Hashable, CaseIterable {
+    /// No cache (for a result: loaded from the source).
+    case none
+    /// The memory tier.
+    case memory
+    /// The disk (or other persistent) tier.
+    case disk
+    /// Every tier.
+    case all
+
+    /// Whether this type includes the memory tier.
+    public var includesMemory: Bool { self == .memory || self == .all }
+    /// Whether this type includes the disk tier.
+    public var includesDisk: Bool { self == .disk || self == .all }
+}
+
+/// What a cache holds under one key.
+public struct CacheEntry: Sendable {
+    /// The decoded image, when the tier keeps images.
+    public var image: Image?
+    /// The encoded bytes, when the tier keeps bytes.
+    public var data: Data?
+    /// Validators for revalidating with the source (`refreshCached`).
+    public var validators: CacheValidators?
+
+    public init(image: Image? = nil, data: Data? = nil, validators: CacheValidators? = nil) {
+        self.image = image
+        self.data = data
+        self.validators = validators
+    }
+}
+
+/// A cache hit.
+public struct CacheQueryResult: Sendable {
+    public var entry: CacheEntry
+    /// The tier that answered: `.memory` or `.disk`.
+    public var source: ImageCacheType
+
+    public init(entry: CacheEntry, source: ImageCacheType) {
+        self.entry = entry
+        self.source = source
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Turns encoded bytes into an ``Image`` and back.
+///
+/// ## Implementation requirements
+/// - **Thread safety.** A coder is a shared, `Sendable` value or reference: the manager calls
+///   `decode` and `encode` from many tasks at once, on background threads. Keep per-call state
+///   on the stack; guard any shared state with a lock.
+/// - **Sniff, never guess.** ``canDecode(_:)`` looks only at magic bytes (see
+///   ``ImageFormat/sniff(_:)-swift.type.method``), never at a file name, and is cheap: it runs for
+///   every registered coder on every decode.
+/// - **Never crash, never hang.** Corrupt, truncated or hostile input throws an
+///   ``ImageKernelError`` (stage `.decode`, plugin = ``name``) with a code such as
+///   `corruptData`, `truncated` or `unsupported`. A C library's `longjmp` must never cross a
+///   Swift frame.
+/// - **Respect limits before allocating.** When the header declares more pixels than
+///   ``DecodeOptions/pixelLimit`` throw `pixelLimitExceeded` before allocating the pixel buffer.
+/// - **Thumbnails.** When ``DecodeOptions/thumbnailPixelSize`` is set return an image no larger
+///   than needed to cover it (aspect ratio kept); decode straight to that size where the codec can.
+/// - **Report, don't apply.** Report EXIF orientation and carry the ICC profile; do not rotate
+///   pixels or convert colours.
+/// - **Encode** throws `unsupported` for formats ``canEncode(_:)`` denies.
+public protocol ImageCoder: Sendable {
+    /// A short name for errors and logs, e.g. `"CoderPNG"`.
+    var name: String { get }
+    /// Whether this coder can decode these bytes, judged by their first bytes only.
+    func canDecode(_ data: Data) -> Bool
+    /// Decodes the bytes into an image.
+    func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image
+    /// Whether this coder can encode images into the format.
+    func canEncode(_ format: ImageFormat) -> Bool
+    /// Encodes the image into the format.
+    func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data
+}
+
+extension ImageCoder {
+    public func canEncode(_ format: ImageFormat) -> Bool { false }
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data {
+        throw ImageKernelError(stage: .encode, plugin: name, code: .unsupported, message: "\(name) cannot encode \(format)")
+    }
+}
+
+/// A coder that can also decode partial data into previews while the bytes arrive.
+///
+/// ## Implementation requirements
+/// Everything ``ImageCoder`` requires, plus: ``makeProgressiveDecoder(options:)`` returns a new,
+/// independent decoder for each load; it is used from one task at a time.
+public protocol ProgressiveImageCoder: ImageCoder {
+    /// A new incremental decoder for one image.
+    func makeProgressiveDecoder(options: DecodeOptions) -> any ProgressiveImageDecoder
+}
+
+/// Decodes one image incrementally.
+///
+/// ## Implementation requirements
+/// - Used from one task at a time (not concurrently), so it may keep mutable state.
+/// - ``append(_:)`` receives each new chunk once, in order. It returns a preview
+///   (``Image/isPreview`` true) when more of the image became visible, or nil.
+/// - Corrupt data throws; a later call after a throw keeps throwing. Never crash.
+public protocol ProgressiveImageDecoder: AnyObject {
+    /// Feeds the next chunk of bytes; returns a preview when one is available.
+    func append(_ chunk: Data) throws(ImageKernelError) -> Image?
+}
+
+/// Options for a decode.
+public struct DecodeOptions: Sendable, Hashable {
+    /// Decode to a size that covers this (aspect ratio kept), using the codec's own scaling where it can.
+    public var thumbnailPixelSize: PixelSize?
+    /// Refuse images whose header declares more pixels than this. Default 256 megapixels.
+    public var pixelLimit: Int
+    /// Keep 16-bit samples (else keep the high byte, as libpng's `strip_16`).
+    public var preserve16Bit: Bool
+    /// Scale images over ``pixelLimit`` down to fit instead of refusing them (SDWebImage's
+    /// `scaleDownLargeImages`), where the codec can do so without the full buffer.
+    public var scaleDownLargeImages: Bool
+    /// Decode only the first frame of a multi-frame source.
+    public var firstFrameOnly: Bool
+    /// The scale factor to record on the image (`@2x` → 2).
+    public var scale: Double
+
+    public static let defaultPixelLimit = 256_000_000
+
+    public init(
+        thumbnailPixelSize: PixelSize? = nil, pixelLimit: Int = DecodeOptions.defaultPixelLimit,
+        preserve16Bit: Bool = false, scaleDownLargeImages: Bool = false, firstFrameOnly: Bool = false, scale: Double = 1
+    ) {
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.pixelLimit = pixelLimit
+        self.preserve16Bit = preserve16Bit
+        self.scaleDownLargeImages = scaleDownLargeImages
+        self.firstFrameOnly = firstFrameOnly
+        self.scale = scale
+    }
+}
+
+/// Options for an encode.
+public struct EncodeOptions: Sendable, Hashable {
+    /// Lossy quality from 0 (smallest) to 1 (best). Default 0.9.
+    public var quality: Double
+    /// Lossless compression effort, 0–9 (zlib levels for PNG). Default 6.
+    public var compressionLevel: Int
+    /// Write a progressive (JPEG) or interlaced (PNG) file.
+    public var progressive: Bool
+    /// JPEG: no chroma subsampling (4:4:4) instead of 4:2:0.
+    public var chromaSubsampling444: Bool
+    /// The colour an image with alpha is composited over for formats without alpha (RGB, 8-bit).
+    public var backgroundColor: RGBColor
+
+    public init(
+        quality: Double = 0.9, compressionLevel: Int = 6, progressive: Bool = false,
+        chromaSubsampling444: Bool = false, backgroundColor: RGBColor = .white
+    ) {
+        self.quality = quality
+        self.compressionLevel = compressionLevel
+        self.progressive = progressive
+        self.chromaSubsampling444 = chromaSubsampling444
+        self.backgroundColor = backgroundColor
+    }
+}
+
+/// An opaque 8-bit RGB colour.
+public struct RGBColor: Sendable, Hashable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+    public static let white = RGBColor(red: 255, green: 255, blue: 255)
+    public static let black = RGBColor(red: 0, green: 0, blue: 0)
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+extension ImageFormat {
+    /// Identifies the format of encoded bytes by their magic numbers, never by file name.
+    ///
+    /// Recognises PNG, JPEG, GIF, WebP, HEIC, HEIF, AVIF (ISO-BMFF `ftyp` brands), TIFF (both byte
+    /// orders), BMP, SVG (an `<svg` element near the start, after an optional XML prolog), PDF and
+    /// ICO. Returns ``unknown`` for anything else, including empty input.
+    public static func sniff(_ data: Data) -> ImageFormat {
+        data.withUnsafeBytes { sniff(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Identifies the format of encoded bytes; see ``sniff(_:)-swift.type.method``.
+    public static func sniff(_ bytes: [UInt8]) -> ImageFormat {
+        bytes.withUnsafeBytes { sniff($0) }
+    }
+
+    /// Identifies the format of encoded bytes; see ``sniff(_:)-swift.type.method``.
+    public static func sniff(_ b: UnsafeRawBufferPointer) -> ImageFormat {
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            guard b.count >= offset + magic.count else { return false }
+            for (i, byte) in magic.enumerated() where b[offset + i] != byte { return false }
+            return true
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("BM".utf8)) && b.count >= 14 { return .bmp }
+        if starts(Array("%PDF-".utf8)) { return .pdf }
+        if starts([0x00, 0x00, 0x01, 0x00]) && b.count >= 6 && (b[4] != 0 || b[5] != 0) { return .ico }
+        if starts(Array("ftyp".utf8), at: 4) { return sniffISOBMFF(b) }
+        if looksLikeSVG(b) { return .svg }
+        return .unknown
+    }
+
+    /// HEIC / HEIF / AVIF from the `ftyp` box's major and compatible brands.
+    private static func sniffISOBMFF(_ b: UnsafeRawBufferPointer) -> ImageFormat {
+        let boxSize = Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3])
+        let end = min(b.count, max(16, boxSize))
+        var brands: [String] = []
+        var offset = 8
+        while offset + 4 <= end {
+            if offset != 12 {  // bytes 12..<16 hold the minor version, not a brand
+                brands.append(String(decoding: b[offset..<offset + 4], as: UTF8.self))
+            }
+            offset += 4
+        }
+        let major = brands.first ?? ""
+        if ["avif", "avis"].contains(major) { return .avif }
+        if ["heic", "heix", "heim", "heis", "hevc", "hevx"].contains(major) { return .heic }
+        if ["mif1", "msf1", "heif"].contains(major) {
+            if brands.contains("avif") || brands.contains("avis") { return .avif }
+            if brands.contains(where: { ["heic", "heix", "heim", "heis"].contains($0) }) { return .heic }
+            return .heif
+        }
+        if brands.contains("avif") { return .avif }
+        if brands.contains("heic") { return .heic }
+        if brands.contains("mif1") { return .heif }
+        return .unknown
+    }
+
+    /// SVG is text: look for an `<svg` element within the first kilobyte.
+    private static func looksLikeSVG(_ b: UnsafeRawBufferPointer) -> Bool {
+        let head = String(decoding: b.prefix(1024), as: UTF8.self).lowercased()
+        let trimmed = head.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        guard trimmed.hasPrefix("<") else { return false }
+        return head.contains("<svg")
+    }
+}

@@ -1,0 +1,101 @@
+/// A decoded image: one contiguous pixel buffer plus what the decoder learned about it.
+///
+/// `Image` is a value type; copies share the pixel buffer until one is mutated.
+/// Rows run top to bottom; each row starts `bytesPerRow` bytes after the previous one
+/// (`bytesPerRow >= width * pixelFormat.bytesPerPixel`, padding allowed).
+public struct Image: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var pixelFormat: PixelFormat
+    public var bytesPerRow: Int
+    /// The pixel buffer: `bytesPerRow * height` bytes.
+    public var pixels: [UInt8]
+    /// EXIF orientation as read from the file; never applied by decoders.
+    public var orientation: ExifOrientation
+    /// The embedded ICC profile, if the source had one.
+    public var iccProfile: [UInt8]?
+    /// The format the image was decoded from (``ImageFormat/unknown`` for synthesised images).
+    public var sourceFormat: ImageFormat
+    /// Points per pixel hint: 2 for `name@2x.png`, 3 for `@3x`, else 1 (as SDWebImage).
+    public var scale: Double
+    /// Frames after the first for multi-frame sources; empty for still images.
+    public var frames: [ImageFrame]
+    /// True for a preview produced from partial data by a progressive decoder.
+    public var isPreview: Bool
+
+    /// Creates an image, checking that the buffer is large enough.
+    public init(
+        width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8],
+        orientation: ExifOrientation = .up, iccProfile: [UInt8]? = nil, sourceFormat: ImageFormat = .unknown,
+        scale: Double = 1, frames: [ImageFrame] = [], isPreview: Bool = false
+    ) throws(ImageKernelError) {
+        let tight = width * pixelFormat.bytesPerPixel
+        let rowBytes = bytesPerRow ?? tight
+        guard width > 0, height > 0, rowBytes >= tight, pixels.count >= rowBytes * height else {
+            throw ImageKernelError(
+                stage: .decode, code: .invalidArgument,
+                message: "pixel buffer of \(pixels.count) bytes does not hold \(width)x\(height) \(pixelFormat) at \(rowBytes) bytes per row")
+        }
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.bytesPerRow = rowBytes
+        self.pixels = pixels
+        self.orientation = orientation
+        self.iccProfile = iccProfile
+        self.sourceFormat = sourceFormat
+        self.scale = scale
+        self.frames = frames
+        self.isPreview = isPreview
+    }
+
+    /// Memory cost in bytes, used by the memory cache's cost limit.
+    public var cost: Int { bytesPerRow * height + frames.reduce(0) { $0 + $1.image.cost } }
+
+    /// Pixel count (width × height).
+    public var pixelCount: Int { width * height }
+}
+
+/// One frame of a multi-frame image.
+public struct ImageFrame: Sendable, Equatable {
+    public var image: Image
+    /// Display duration in seconds (0 when unknown).
+    public var duration: Double
+    public init(image: Image, duration: Double) {
+        self.image = image
+        self.duration = duration
+    }
+}
+
+/// A size in pixels.
+public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+    /// Parses `WxH` (`256x256`); a single number `N` means `NxN`.
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        if parts.count == 1, let n = Int(parts[0]), n > 0 {
+            self.init(width: n, height: n)
+        } else if parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 {
+            self.init(width: w, height: h)
+        } else {
+            return nil
+        }
+    }
+    public var description: String { "\(width)x\(height)" }
+}
+
+extension Image {
+    /// The scale factor a file name implies: `@2x` → 2, `@3x` → 3, else 1 (SDWebImage's rule).
+    public static func scale(fromFileName name: String) -> Double {
+        let stem = name.split(separator: "/").last.map(String.init) ?? name
+        let base = stem.split(separator: ".").first.map(String.init) ?? stem
+        if base.hasSuffix("@2x") { return 2 }
+        if base.hasSuffix("@3x") { return 3 }
+        return 1
+    }
+}
