@@ -1,3 +1,5 @@
+import Foundation
+
 /// Options for one image load through the ``ImageManager``.
 public struct ImageOptions: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
@@ -57,4 +59,3 @@ public struct ImageOptions: OptionSet, Hashable, Sendable {
     }
 }
 
-import Foundation

@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+// Benchmarks live in their own package so `swift test` on the main package never builds them.
+// Run them with `bash Benchmarks/run.sh` (release builds); each prints ratios against the raw C
+// library or tool doing the same work in the same run.
+import PackageDescription
+
+let package = Package(
+    name: "ImageKernelBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+    ],
+    targets: [
+        .target(name: "BenchSupport"),
+        .executableTarget(
+            name: "bench-kernel",
+            dependencies: ["BenchSupport", .product(name: "ImageKernel", package: "ImageKernel")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

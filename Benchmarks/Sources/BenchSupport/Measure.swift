@@ -1,0 +1,54 @@
+import Foundation
+
+/// Timing helpers shared by the benchmark executables.
+public enum Measure {
+    /// Runs `body` `iterations` times after `warmup` runs and returns the per-run durations in seconds.
+    public static func samples(iterations: Int, warmup: Int = 1, _ body: () throws -> Void) rethrows -> [Double] {
+        for _ in 0..<warmup { try body() }
+        var result: [Double] = []
+        result.reserveCapacity(iterations)
+        let clock = ContinuousClock()
+        for _ in 0..<iterations {
+            let elapsed = try clock.measure { try body() }
+            result.append(seconds(elapsed))
+        }
+        return result
+    }
+
+    /// Async variant of ``samples(iterations:warmup:_:)``.
+    public static func samples(iterations: Int, warmup: Int = 1, _ body: () async throws -> Void) async rethrows -> [Double] {
+        for _ in 0..<warmup { try await body() }
+        var result: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<iterations {
+            let start = clock.now
+            try await body()
+            result.append(seconds(clock.now - start))
+        }
+        return result
+    }
+
+    public static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    public static func median(_ xs: [Double]) -> Double {
+        let s = xs.sorted()
+        guard !s.isEmpty else { return .nan }
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    /// CPU seconds (user + system) used by this process so far.
+    public static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+}
+
+/// Prints one result line: `name  ours  baseline  ratio  goal`.
+public func report(_ name: String, ours: Double, baseline: Double, unit: String = "s", higherIsBetter: Bool = false, goal: String = "") {
+    let ratio = higherIsBetter ? ours / baseline : baseline / ours
+    print(String(format: "%-48@ ours %10.6f %@  baseline %10.6f %@  ratio %.3fx  %@", name as NSString, ours, unit as NSString, baseline, unit as NSString, ratio, goal as NSString))
+}
