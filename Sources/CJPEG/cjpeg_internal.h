@@ -1,0 +1,99 @@
+/* Shared internals of the CJPEG shim: the decoder object, error and source managers. */
+#ifndef CJPEG_INTERNAL_H
+#define CJPEG_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+#include "include/cjpeg.h"
+
+#define CJPEG_MESSAGE_CAPACITY JMSG_LENGTH_MAX
+
+/* The error manager: libjpeg's fields first, then where to jump and what was said. */
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    int failure;                               /* cjpeg_failure of the last error */
+    int warnings;                              /* warnings so far */
+    int data_warnings;                         /* warnings about damaged entropy data */
+    char message[CJPEG_MESSAGE_CAPACITY];      /* the last error */
+    char first_warning[CJPEG_MESSAGE_CAPACITY];
+    const int *eof_hit;                        /* the source's flag, to classify errors */
+} cjpeg_error_mgr;
+
+/* The source: either borrowed whole-file bytes or an owned, growing buffer. */
+typedef struct {
+    struct jpeg_source_mgr pub;
+    const uint8_t *bytes;    /* all bytes so far (borrowed or owned) */
+    size_t count;
+    uint8_t *owned;          /* non-NULL in incremental mode */
+    size_t capacity;
+    int incremental;         /* running out suspends unless input_ended */
+    int input_ended;
+    int eof_hit;             /* ran out of bytes with the file ended: a fake EOI was supplied */
+    size_t skip_pending;     /* bytes still to skip beyond the data so far (incremental) */
+    size_t eoi_scan_from;    /* where the search for an EOI marker resumes */
+    int saw_eoi;
+} cjpeg_source_mgr;
+
+/* The memory manager's allocators, wrapped to count bytes. */
+typedef struct {
+    void *(*alloc_small)(j_common_ptr, int, size_t);
+    void *(*alloc_large)(j_common_ptr, int, size_t);
+    JSAMPARRAY (*alloc_sarray)(j_common_ptr, int, JDIMENSION, JDIMENSION);
+    JBLOCKARRAY (*alloc_barray)(j_common_ptr, int, JDIMENSION, JDIMENSION);
+    jvirt_sarray_ptr (*request_virt_sarray)(j_common_ptr, int, boolean, JDIMENSION, JDIMENSION, JDIMENSION);
+    jvirt_barray_ptr (*request_virt_barray)(j_common_ptr, int, boolean, JDIMENSION, JDIMENSION, JDIMENSION);
+} cjpeg_allocators;
+
+struct cjpeg_decoder {
+    struct jpeg_decompress_struct cinfo; /* first: callbacks cast cinfo back to the decoder */
+    cjpeg_error_mgr error;
+    cjpeg_source_mgr source;
+    struct jpeg_progress_mgr progress;
+    cjpeg_allocators allocators;
+    size_t allocated;
+    int header_read;
+    int multi_scan;       /* jpeg_has_multiple_scans, kept for after finish */
+    int started;
+    int buffered;
+    int finished;
+    int cmyk;             /* output converts CMYK to RGB */
+    int inverted;         /* CMYK samples are stored inverted (Adobe) */
+    JSAMPARRAY cmyk_row;  /* one CMYK row, in libjpeg's image pool */
+    int output_open;      /* buffered mode: an output pass is running */
+    int shown_scan;       /* buffered mode: the scan the last preview showed */
+    int poisoned;         /* a call failed: libjpeg's state is no longer usable */
+};
+
+/* Error and source managers (cjpeg_managers.c). */
+void cjpeg_install_error_mgr(cjpeg_error_mgr *error, const int *eof_hit);
+/* Fails the current call from inside libjpeg's dynamic extent (jumps to the guard). */
+void cjpeg_fail(j_common_ptr cinfo, int failure, const char *message);
+void cjpeg_install_source_mgr(j_decompress_ptr cinfo, cjpeg_source_mgr *source);
+void cjpeg_install_allocator_counting(cjpeg_decoder *decoder);
+void cjpeg_install_scan_limit(cjpeg_decoder *decoder);
+int cjpeg_classify_error(int msg_code, int eof_hit);
+
+/* Every decoder entry point that calls libjpeg opens with this guard, in its own frame. A
+ * failure poisons the decoder: libjpeg's state after a longjmp is only fit for jpeg_destroy. */
+#define CJPEG_GUARD(decoder)                                                \
+    do {                                                                    \
+        if ((decoder)->poisoned) return CJPEG_FAILED;                       \
+        if (setjmp((decoder)->error.jump)) {                                \
+            (decoder)->poisoned = 1;                                        \
+            return CJPEG_FAILED;                                            \
+        }                                                                   \
+    } while (0)
+
+/* Records a call-order mistake and poisons the decoder. */
+int cjpeg_usage_error(cjpeg_decoder *decoder, const char *message);
+
+/* Output helpers (cjpeg_decode.c), to be called inside a setjmp guard. */
+void cjpeg_configure_output(cjpeg_decoder *decoder, int scale_num);
+void cjpeg_after_start(cjpeg_decoder *decoder, uint32_t *width, uint32_t *height, int *channels);
+JDIMENSION cjpeg_read_rows(cjpeg_decoder *decoder, uint8_t *dst, size_t stride);
+
+#endif

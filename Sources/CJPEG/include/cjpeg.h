@@ -1,0 +1,140 @@
+/*
+ * CJPEG: the C side of CoderJPEG.
+ *
+ * Every libjpeg call that may longjmp (through error_exit) is made here, behind a setjmp in the
+ * same C frame; Swift only ever sees a status and a captured message. No libjpeg type appears
+ * in this header, so Swift never touches a jpeg_decompress_struct.
+ */
+#ifndef CJPEG_H
+#define CJPEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Results of the calls below. */
+typedef enum {
+    CJPEG_OK = 0,
+    CJPEG_SUSPENDED = 1, /* incremental input only: more bytes are needed */
+    CJPEG_FAILED = -1    /* see cjpeg_decoder_failure / cjpeg_decoder_message */
+} cjpeg_status;
+
+/* Why a call failed. */
+typedef enum {
+    CJPEG_FAILURE_NONE = 0,
+    CJPEG_FAILURE_CORRUPT = 1,     /* not a valid JPEG stream */
+    CJPEG_FAILURE_TRUNCATED = 2,   /* the bytes end before the image does */
+    CJPEG_FAILURE_UNSUPPORTED = 3, /* valid, but lossless, 12-bit, hierarchical, ... */
+    CJPEG_FAILURE_NO_MEMORY = 4,   /* libjpeg could not allocate */
+    CJPEG_FAILURE_USAGE = 5        /* the caller broke the call order (a bug) */
+} cjpeg_failure;
+
+typedef enum {
+    CJPEG_SPACE_UNKNOWN = 0,
+    CJPEG_SPACE_GRAY = 1,
+    CJPEG_SPACE_RGB = 2,
+    CJPEG_SPACE_YCBCR = 3,
+    CJPEG_SPACE_CMYK = 4,
+    CJPEG_SPACE_YCCK = 5
+} cjpeg_color_space;
+
+/* What the frame header says. */
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int32_t components;
+    int32_t color_space;    /* cjpeg_color_space of the stored data */
+    int32_t progressive;    /* SOF2 / SOF10 */
+    int32_t multi_scan;     /* more than one scan (progressive or non-interleaved) */
+    int32_t arithmetic;     /* arithmetic entropy coding */
+    int32_t adobe_inverted; /* an Adobe APP14 marker: CMYK/YCCK samples are stored inverted */
+} cjpeg_header;
+
+/* Events of cjpeg_decoder_advance. */
+typedef enum {
+    CJPEG_EVENT_NONE = 0,    /* nothing new to show */
+    CJPEG_EVENT_PREVIEW = 1, /* the destination holds a new preview */
+    CJPEG_EVENT_FINAL = 2    /* the destination holds the finished image */
+} cjpeg_event;
+
+/* The most scans a stream may have; more is treated as corrupt (a CPU-exhaustion guard). */
+#define CJPEG_MAX_SCANS 1000
+
+typedef struct cjpeg_decoder cjpeg_decoder;
+
+/* A new decoder, or NULL when out of memory. */
+cjpeg_decoder *cjpeg_decoder_create(void);
+void cjpeg_decoder_destroy(cjpeg_decoder *decoder);
+
+/* Whole-file input: borrows bytes that must stay valid until destroy. The end of the bytes is
+ * the end of the file. */
+void cjpeg_decoder_set_source(cjpeg_decoder *decoder, const uint8_t *bytes, size_t count);
+/* Incremental input: copies the bytes. Until cjpeg_decoder_end_input, running out of bytes
+ * suspends instead of ending the file. Returns CJPEG_OK or CJPEG_FAILED (out of memory). */
+int cjpeg_decoder_append(cjpeg_decoder *decoder, const uint8_t *bytes, size_t count);
+/* Incremental input: no more bytes will come; running out now ends the file. */
+void cjpeg_decoder_end_input(cjpeg_decoder *decoder);
+/* Incremental input: whether the bytes after the first scan started contain an EOI marker. */
+int cjpeg_decoder_saw_eoi_bytes(const cjpeg_decoder *decoder);
+
+/* Reads markers up to the first scan. Saves APP1 and APP2 markers for the caller. */
+int cjpeg_decoder_read_header(cjpeg_decoder *decoder, cjpeg_header *header);
+/* The output size at scale scale_num/8 (1...16), after read_header. */
+int cjpeg_decoder_scaled_size(cjpeg_decoder *decoder, int scale_num, uint32_t *width, uint32_t *height);
+
+/* Saved APP1/APP2 markers, after read_header. Pure reads; never fail mid-way. */
+size_t cjpeg_decoder_marker_count(const cjpeg_decoder *decoder);
+int cjpeg_decoder_marker_at(const cjpeg_decoder *decoder, size_t index, int *marker,
+                            const uint8_t **bytes, size_t *count);
+
+/* One-shot decode: starts decompression at scale_num/8 and reports the output size and
+ * channels (1 gray, 3 RGB; CMYK/YCCK become RGB). */
+int cjpeg_decoder_start(cjpeg_decoder *decoder, int scale_num, uint32_t *width, uint32_t *height,
+                        int *channels);
+/* One-shot decode: writes every row into dst (rows stride bytes apart) and finishes. A stream
+ * whose data ran out before the image was complete fails with CJPEG_FAILURE_TRUNCATED. */
+int cjpeg_decoder_read_pixels(cjpeg_decoder *decoder, uint8_t *dst, size_t stride);
+
+/* Incremental decode (buffered-image mode): like start, after read_header. */
+int cjpeg_decoder_start_buffered(cjpeg_decoder *decoder, int scale_num, uint32_t *width,
+                                 uint32_t *height, int *channels);
+/* Incremental decode: consumes the bytes appended so far and, when more of the image became
+ * visible, writes it into dst and reports CJPEG_EVENT_PREVIEW; at the end of the image it
+ * writes the final image and reports CJPEG_EVENT_FINAL. Rows not yet decoded are left alone. */
+int cjpeg_decoder_advance(cjpeg_decoder *decoder, uint8_t *dst, size_t stride, int *event);
+
+/* Why the last call failed, and libjpeg's message. */
+int cjpeg_decoder_failure(const cjpeg_decoder *decoder);
+const char *cjpeg_decoder_message(const cjpeg_decoder *decoder);
+/* Corrupt-data warnings libjpeg emitted so far, and the first one's text. */
+int cjpeg_decoder_warning_count(const cjpeg_decoder *decoder);
+const char *cjpeg_decoder_first_warning(const cjpeg_decoder *decoder);
+/* Bytes libjpeg allocated for this decoder so far (its pools and image arrays). */
+size_t cjpeg_decoder_allocated_bytes(const cjpeg_decoder *decoder);
+
+/* Encoder input description. */
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int32_t components;      /* 1 (gray) or 3 (RGB), 8 bits per sample */
+    int32_t quality;         /* 1...100 */
+    int32_t progressive;     /* jpeg_simple_progression */
+    int32_t subsampling_444; /* no chroma subsampling */
+    const uint8_t *icc;      /* optional ICC profile, written as APP2 */
+    size_t icc_count;
+} cjpeg_encode_params;
+
+/* Encodes rows stride bytes apart. On success *out is a malloc'd buffer for cjpeg_free.
+ * On failure returns CJPEG_FAILED with the message in message (NUL-terminated). */
+int cjpeg_encode(const cjpeg_encode_params *params, const uint8_t *pixels, size_t stride,
+                 uint8_t **out, size_t *out_count, char *message, size_t message_capacity);
+void cjpeg_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

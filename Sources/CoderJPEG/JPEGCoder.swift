@@ -1,0 +1,76 @@
+import Foundation
+import ImageKernel
+
+/// An ``ImageCoder`` for JPEG on libjpeg-turbo (the libjpeg API).
+///
+/// Decodes baseline, progressive, arithmetic-coded, restart-marker, grayscale, CMYK and YCCK
+/// files: grayscale to ``PixelFormat/gray8``, everything else to ``PixelFormat/rgb8`` (CMYK as
+/// R = (255 − C)(255 − K)/255 on true ink values, Adobe's inverted storage undone). Reports the
+/// EXIF orientation (not applied) and carries the ICC profile. Lossless and 12-bit JPEGs throw
+/// ``ImageKernelError/Code/unsupported``.
+///
+/// A ``DecodeOptions/thumbnailPixelSize`` decodes through libjpeg's DCT scaling at the smallest
+/// N/8 whose output covers the size, then area-averages to exactly cover it; full-size pixels
+/// are never produced. A header over ``DecodeOptions/pixelLimit`` is refused before any pixel
+/// buffer exists, or, with ``DecodeOptions/scaleDownLargeImages``, decoded at the largest N/8
+/// that fits.
+///
+/// Encodes gray (as grayscale JPEG) and RGB images; alpha is composited over
+/// ``EncodeOptions/backgroundColor`` first and 16-bit samples keep their high byte.
+///
+/// Register it with `registry.register(JPEGCoder())`. It is a stateless value: safe to share
+/// and to call from any number of tasks at once.
+public struct JPEGCoder: ProgressiveImageCoder {
+    public let name = "CoderJPEG"
+
+    public init() {}
+
+    public func canDecode(_ data: Data) -> Bool { ImageFormat.sniff(data) == .jpeg }
+
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .jpeg }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
+        guard !data.isEmpty else {
+            throw ImageKernelError(stage: .decode, plugin: name, code: .truncated, message: "no bytes to decode")
+        }
+        let handle = try JPEGDecoderHandle(pluginName: name)
+        return try data.withBytes { (bytes) throws(ImageKernelError) in
+            handle.setSource(bytes)
+            return try decodeWhole(handle, options: options)
+        }
+    }
+
+    /// Reads the header, plans the scale, decodes every row, then shrinks to the thumbnail size.
+    private func decodeWhole(_ handle: JPEGDecoderHandle, options: DecodeOptions) throws(ImageKernelError) -> Image {
+        guard let header = try handle.readHeader() else {
+            throw handle.failure(.internalError, "libjpeg asked for more data after the end of input")
+        }
+        let metadata = JPEGMetadata(markers: handle.markers())
+        let plan = try JPEGScalePlan.make(header: header, options: options, plugin: name, scaledSize: handle.scaledSize)
+        let output = try handle.start(numerator: plan.numerator, buffered: false)
+        let bytesPerRow = output.width * output.channels
+        var failure: ImageKernelError?
+        // Uninitialised: libjpeg writes every byte, and a zero fill would cost a full pass.
+        let pixels = [UInt8](unsafeUninitializedCapacity: bytesPerRow * output.height) { buffer, count in
+            let result = Result { () throws(ImageKernelError) in
+                try handle.readPixels(into: UnsafeMutableRawBufferPointer(buffer), bytesPerRow: bytesPerRow)
+            }
+            if case .failure(let error) = result { failure = error }
+            count = failure == nil ? buffer.count : 0
+        }
+        if let failure { throw failure }
+        return try JPEGImageBuilder(output: output, plan: plan, metadata: metadata, scale: options.scale)
+            .image(from: pixels, isPreview: false)
+    }
+
+    public func makeProgressiveDecoder(options: DecodeOptions) -> any ProgressiveImageDecoder {
+        JPEGProgressiveDecoder(options: options, pluginName: name)
+    }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data {
+        guard canEncode(format) else {
+            throw ImageKernelError(stage: .encode, plugin: name, code: .unsupported, message: "\(name) cannot encode \(format)")
+        }
+        return try JPEGEncoder(pluginName: name).encode(image, options: options)
+    }
+}
