@@ -14,6 +14,11 @@ struct JPEGHeader: Sendable, Equatable {
     /// An Adobe APP14 marker: CMYK and YCCK samples are stored inverted.
     var isAdobeInverted: Bool
 
+    /// Declared pixel count.
+    var pixelCount: Int { width * height }
+}
+
+extension JPEGHeader {
     init(_ raw: cjpeg_header) {
         width = Int(raw.width)
         height = Int(raw.height)
@@ -31,7 +36,4 @@ struct JPEGHeader: Sendable, Equatable {
         isArithmetic = raw.arithmetic != 0
         isAdobeInverted = raw.adobe_inverted != 0
     }
-
-    /// Declared pixel count.
-    var pixelCount: Int { width * height }
 }
