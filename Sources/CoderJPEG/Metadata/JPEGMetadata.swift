@@ -26,8 +26,9 @@ struct JPEGMetadata: Sendable, Equatable {
         iccProfile = Self.assembleICC(markers.filter { $0.marker == Self.app2 }.map(\.bytes))
     }
 
-    /// Joins `ICC_PROFILE` APP2 chunks in their sequence order. Returns nil when there are none
-    /// or they are inconsistent (missing, repeated or out-of-range sequence numbers).
+    /// Joins `ICC_PROFILE` APP2 chunks in their sequence order. An exact repeat of a chunk is
+    /// ignored (some writers emit the profile twice). Returns nil when there are none or they are
+    /// inconsistent (missing, conflicting or out-of-range sequence numbers).
     static func assembleICC(_ payloads: [[UInt8]]) -> [UInt8]? {
         let signature = Array("ICC_PROFILE".utf8) + [0]
         var chunks: [Int: ArraySlice<UInt8>] = [:]
@@ -35,11 +36,14 @@ struct JPEGMetadata: Sendable, Equatable {
         for payload in payloads where payload.count >= signature.count + 2 && payload.starts(with: signature) {
             let sequence = Int(payload[signature.count])
             let count = Int(payload[signature.count + 1])
-            guard count > 0, (1...count).contains(sequence), declaredCount == nil || declaredCount == count,
-                chunks[sequence] == nil
-            else { return nil }
+            let body = payload[(signature.count + 2)...]
+            guard count > 0, (1...count).contains(sequence), declaredCount == nil || declaredCount == count else { return nil }
+            if let seen = chunks[sequence] {
+                guard seen == body else { return nil }  // a repeated chunk must repeat exactly
+                continue
+            }
             declaredCount = count
-            chunks[sequence] = payload[(signature.count + 2)...]
+            chunks[sequence] = body
         }
         guard let count = declaredCount, chunks.count == count else { return nil }
         let profile = (1...count).flatMap { chunks[$0]! }
