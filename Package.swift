@@ -41,7 +41,7 @@ let package = Package(
         ),
         .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
-        .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(name: "imagekernelTests", dependencies: ["imagekernel"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -55,7 +55,7 @@ extension CoderConformance {
                 try expect(image.orientation == orientation, "orientation is \(image.orientation), expected \(orientation)")
             }
             if let expected = fixture.rgba8Pixels {
-                let actual = image.rgba8Pixels()
+                let actual = ImageShape.rgba8(image)
                 if actual != expected {
                     let index = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)
                     throw context.failure(

@@ -72,8 +72,8 @@ extension CoderConformance {
         }
         let composited = source.pixelFormat.hasAlpha && !decoded.pixelFormat.hasAlpha
         let expected = composited
-            ? composite(source.rgba8Pixels(), over: target.options.backgroundColor) : source.rgba8Pixels()
-        let actual = decoded.rgba8Pixels()
+            ? composite(ImageShape.rgba8(source), over: target.options.backgroundColor) : ImageShape.rgba8(source)
+        let actual = ImageShape.rgba8(decoded)
         if target.isLossless {
             let tolerance = composited ? 1 : 0
             for index in expected.indices where abs(Int(expected[index]) - Int(actual[index])) > tolerance {

@@ -40,4 +40,12 @@ enum ImageShape {
         }
         return nil
     }
+
+    /// The image as straight RGBA8, exactly `width × height × 4` bytes (a buffer with spare
+    /// bytes after the last row is trimmed rather than compared).
+    static func rgba8(_ image: Image) -> [UInt8] {
+        let pixels = image.rgba8Pixels()
+        let count = image.width * image.height * 4
+        return pixels.count > count ? Array(pixels.prefix(count)) : pixels
+    }
 }

@@ -63,7 +63,7 @@ extension TransformerConformance {
             let padded = Self.repacked(image, padding: 12)
             let plain = try transformed(tight, "input \(index)", context)
             let fromPadded = try transformed(padded, "input \(index) with padded rows", context)
-            if plain.width != fromPadded.width || plain.height != fromPadded.height || plain.rgba8Pixels() != fromPadded.rgba8Pixels() {
+            if plain.width != fromPadded.width || plain.height != fromPadded.height || ImageShape.rgba8(plain) != ImageShape.rgba8(fromPadded) {
                 throw context.failure(
                     Describe.image("input \(index) with padded rows", padded) + " through '\(transformer.key)'",
                     "the output differs from the output for the same pixels without padding (bytesPerRow ignored?)")
