@@ -65,16 +65,27 @@ public struct CacheConformance: ConformanceSuite {
 
     /// The cases of the cache suite; see the type's documentation for what each proves.
     public enum Case: String, CaseIterable, Sendable {
+        /// A stored entry is found whole, from the right tier.
         case storeThenQueryHits
+        /// A key never stored misses without throwing.
         case missReturnsNil
+        /// A second store under a key replaces the first.
         case storeReplacesEntry
+        /// `remove` deletes the key and nothing else.
         case removeDeletesOnlyThatKey
+        /// `clear` deletes every key and leaves the cache usable.
         case clearEmptiesEveryKey
+        /// `contains` names the first tier holding the key.
         case containsReportsTier
+        /// Operations on one tier leave the other alone.
         case cacheTypesKeepTiersApart
+        /// `.none` stores, finds, removes and clears nothing.
         case noneTypeTouchesNothing
+        /// Empty, path-like, long and odd keys each hold their own entry.
         case anyStringIsAKey
+        /// Concurrent stores and queries never give a torn or foreign entry.
         case concurrentWritersAndReaders
+        /// A query from a cancelled task throws a cancellation error.
         case cancelledQueryThrows
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import ImageKernel
-import Synchronization
 
 /// Checks a ``CacheKeyFilter`` against the implementation requirements of the protocol.
 ///
@@ -23,9 +22,13 @@ import Synchronization
 public struct CacheKeyFilterConformance: ConformanceSuite {
     /// The cases of the key filter suite; see the type's documentation for what each proves.
     public enum Case: String, CaseIterable, Sendable {
+        /// The same URL always gives the same key.
         case keyIsDeterministic
+        /// Every listed URL gets a key.
         case cacheableURLsGetKeys
+        /// No two listed URLs share a key.
         case distinctURLsGetDistinctKeys
+        /// Many threads at once get what one thread gets.
         case concurrentUseAgrees
     }
 
@@ -108,7 +111,7 @@ public struct CacheKeyFilterConformance: ConformanceSuite {
     private func checkConcurrentUseAgrees(_ context: CaseContext) throws(ConformanceFailure) {
         let (filter, urls, threads) = (self.filter, self.urls, concurrency)
         let expected = urls.map { filter.cacheKey(for: $0) }
-        let firstProblem = Mutex<ConformanceFailure?>(nil)
+        let firstProblem = LockedValue<ConformanceFailure?>(nil)
         Threads.fanOut(threads) { thread in
             for round in 0..<50 {
                 for offset in urls.indices {

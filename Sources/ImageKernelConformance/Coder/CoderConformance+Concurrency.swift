@@ -1,6 +1,5 @@
 import Foundation
 import ImageKernel
-import Synchronization
 
 extension CoderConformance {
     func checkConcurrentUseAgrees(_ context: CaseContext) throws(ConformanceFailure) {
@@ -17,7 +16,7 @@ extension CoderConformance {
             jobs.append(("gradient as \(target.format)", source, target, image))
         }
 
-        let firstProblem = Mutex<ConformanceFailure?>(nil)
+        let firstProblem = LockedValue<ConformanceFailure?>(nil)
         let perThread = max(8, min(fixtures.count, 64))
         let decodeOptions = decodeOptions
         let (expected, roundTrips) = (expectedDecodes, jobs)

@@ -58,19 +58,33 @@ import ImageKernel
 public struct CoderConformance: ConformanceSuite {
     /// The cases of the coder suite; see the type's documentation for what each proves.
     public enum Case: String, CaseIterable, Sendable {
+        /// `canDecode` accepts every fixture and rejects empty, random and foreign-format bytes.
         case sniffingAgreesWithDecode
+        /// `canDecode` decides on the leading bytes alone.
         case sniffsFromLeadingBytes
+        /// Every fixture decodes to the expected size, format, orientation and pixels.
         case decodesEveryFixture
+        /// Decoding no bytes throws.
         case rejectsEmptyInput
+        /// Decoding random bytes throws.
         case rejectsRandomInput
+        /// Decoding a cut-short fixture throws.
         case rejectsTruncatedInput
+        /// Corrupted fixtures throw or decode to a consistent image within the pixel limit.
         case survivesCorruptedInput
+        /// Decode errors carry stage `.decode`, the coder's name and a data error code.
         case decodeErrorsNameStageAndPlugin
+        /// Encoding then decoding keeps the size, and the coder sniffs its own output.
         case roundTripKeepsSize
+        /// Lossless round trips keep the pixels; lossy ones stay close on gradients.
         case roundTripKeepsPixels
+        /// Encoding to an unknown format throws `unsupported`.
         case refusesUnsupportedEncodeFormat
+        /// Thumbnail decodes cover the requested size without upscaling or waste.
         case thumbnailCoversRequestedSize
+        /// A pixel limit below the image's pixel count throws `pixelLimitExceeded`.
         case refusesImagesOverPixelLimit
+        /// Many threads at once get what one thread gets.
         case concurrentUseAgrees
     }
 

@@ -44,14 +44,23 @@ import ImageKernel
 public struct LoaderConformance: ConformanceSuite {
     /// The cases of the loader suite; see the type's documentation for what each proves.
     public enum Case: String, CaseIterable, Sendable {
+        /// `canLoad` accepts the given URLs and rejects an unknown scheme.
         case canLoadItsSources
+        /// Loading the URL returns exactly the expected bytes.
         case loadsExpectedBytes
+        /// Progress never goes back and ends at the full size.
         case progressIsMonotonicAndFinal
+        /// Progressive chunks join to the returned data.
         case progressiveChunksRebuildData
+        /// Successful, failing and cancelled loads finish, with no progress afterwards.
         case completesExactlyOnce
+        /// A load from a cancelled task throws a cancellation error.
         case cancelledBeforeLoading
+        /// A load cancelled from its first progress call throws a cancellation error promptly.
         case cancelledWhileLoading
+        /// An unreachable source throws an attributed `.load` error promptly.
         case unreachableSourceThrows
+        /// Many tasks loading at once each get the expected bytes.
         case concurrentLoadsAgree
     }
 

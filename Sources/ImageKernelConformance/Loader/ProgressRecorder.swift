@@ -1,6 +1,5 @@
 import Foundation
 import ImageKernel
-import Synchronization
 
 /// Records the progress calls of one load and whether any arrived after the load finished.
 final class ProgressRecorder: Sendable {
@@ -9,7 +8,7 @@ final class ProgressRecorder: Sendable {
         var finished = false
         var lateCalls = 0
     }
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// The closure to hand to the loader.
     var callback: @Sendable (LoadProgress) -> Void {
@@ -37,7 +36,7 @@ final class CancelOnFirstProgress: Sendable {
         var task: Task<LoadResult, any Error>?
         var fired = false
     }
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     func fire() {
         let task = state.withLock { state -> Task<LoadResult, any Error>? in

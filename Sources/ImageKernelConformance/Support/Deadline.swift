@@ -1,6 +1,5 @@
 import Foundation
 import ImageKernel
-import Synchronization
 
 /// Runs work with a time limit, so a plugin that hangs fails its case instead of hanging the
 /// suite. The limit guards against hangs only; it is never used to judge speed.
@@ -56,10 +55,10 @@ enum Deadline {
 
 /// Resumes a continuation with whichever outcome arrives first.
 private final class FirstOutcome<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Deadline.Outcome<T>, Never>?>
+    private let continuation: LockedValue<CheckedContinuation<Deadline.Outcome<T>, Never>?>
 
     init(_ continuation: CheckedContinuation<Deadline.Outcome<T>, Never>) {
-        self.continuation = Mutex(continuation)
+        self.continuation = LockedValue(continuation)
     }
 
     /// Returns true when this outcome was the first.

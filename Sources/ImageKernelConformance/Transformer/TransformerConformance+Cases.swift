@@ -1,6 +1,5 @@
 import Foundation
 import ImageKernel
-import Synchronization
 
 extension TransformerConformance {
     func transform(_ image: Image) -> Result<Image, ImageKernelError> {
@@ -91,7 +90,7 @@ extension TransformerConformance {
         var expected: [Image] = []
         for (index, image) in inputs.enumerated() { expected.append(try transformed(image, "input \(index)", context)) }
         let (transformer, inputs, threads, baseline) = (self.transformer, self.inputs, concurrency, expected)
-        let firstProblem = Mutex<ConformanceFailure?>(nil)
+        let firstProblem = LockedValue<ConformanceFailure?>(nil)
         Threads.fanOut(threads) { thread in
             for round in 0..<max(8, 32 / inputs.count) {
                 let index = (thread + round) % inputs.count

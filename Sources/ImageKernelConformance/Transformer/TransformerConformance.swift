@@ -28,12 +28,19 @@ import ImageKernel
 public struct TransformerConformance: ConformanceSuite {
     /// The cases of the transformer suite; see the type's documentation for what each proves.
     public enum Case: String, CaseIterable, Sendable {
+        /// The key is non-empty and stable.
         case keyIsStableAndNonEmpty
+        /// Every input gives a consistent image.
         case outputIsValidImage
+        /// The same input gives the same output.
         case outputIsDeterministic
+        /// Every pixel format gives a consistent image or a `.transform` error.
         case handlesEveryPixelFormat
+        /// A 1×1 image gives a consistent image or a `.transform` error.
         case handlesOnePixelImage
+        /// Padded rows give the same output as tight rows.
         case honorsRowPadding
+        /// Many threads at once get what one thread gets.
         case concurrentUseAgrees
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import ImageKernel
 import ImageKernelConformance
-import Synchronization
 
 /// A memory-and-disk cache (``TieredCache`` over a ``MemoryCache``) with one deliberate bug,
 /// chosen to break one case of the cache suite.
@@ -9,7 +8,7 @@ final class BrokenCache: ImageCache, Sendable {
     let breaks: CacheConformance.Case
     private let base = TieredCache(backing: MemoryCache())
     /// Entries written in two halves (image, then data) for the torn-write bug.
-    private let halves = Mutex<[String: CacheEntry]>([:])
+    private let halves = Locked<[String: CacheEntry]>([:])
 
     init(breaking testCase: CacheConformance.Case) { breaks = testCase }
 

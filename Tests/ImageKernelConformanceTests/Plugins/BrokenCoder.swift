@@ -1,7 +1,6 @@
 import Foundation
 import ImageKernel
 import ImageKernelConformance
-import Synchronization
 
 /// The raw coder with one deliberate bug, chosen to break one case of the coder suite.
 /// The switch is exhaustive: a new case does not compile until it has its bug here.
@@ -97,7 +96,7 @@ struct BrokenCoder: ImageCoder {
 
 /// Counts calls in progress.
 final class InFlight: Sendable {
-    private let calls = Mutex(0)
+    private let calls = Locked(0)
 
     /// Returns true when another call was already in progress.
     func enter() -> Bool {

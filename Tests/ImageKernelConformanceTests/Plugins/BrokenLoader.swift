@@ -1,7 +1,6 @@
 import Foundation
 import ImageKernel
 import ImageKernelConformance
-import Synchronization
 
 /// The memory loader with one deliberate bug, chosen to break one case of the loader suite.
 struct BrokenLoader: ImageLoader {
@@ -38,7 +37,7 @@ struct BrokenLoader: ImageLoader {
             let soFar = Locked(Data())
             return try await base.load(request, options: options, context: context) { event in
                 var event = event
-                if let chunk = event.chunk { event.chunk = soFar.update { $0.append(chunk); return $0 } }
+                if let chunk = event.chunk { event.chunk = soFar.withLock { $0.append(chunk); return $0 } }
                 progress(event)
             }
         case .completesExactlyOnce:
@@ -84,18 +83,4 @@ struct BrokenLoader: ImageLoader {
         progress(LoadProgress(received: Int64(data.count), expected: Int64(data.count)))
         return LoadResult(data: data, url: request.url)
     }
-}
-
-/// A value behind a lock, for state shared with `@Sendable` closures.
-final class Locked<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-
-    init(_ value: Value) { self.value = Mutex(value) }
-
-    func update<T: Sendable>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
-
-    /// Stores `newValue` and returns the old value.
-    func exchange(_ newValue: Value) -> Value { update { old in defer { old = newValue }; return old } }
-
-    var current: Value { update { $0 } }
 }

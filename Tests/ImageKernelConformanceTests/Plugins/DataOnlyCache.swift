@@ -1,11 +1,10 @@
 import Foundation
 import ImageKernel
-import Synchronization
 
 /// A cache with only a persistent-style tier: it keeps bytes and validators (no images), answers
 /// `.disk`, and ignores `.memory` — the shape of a disk cache, without touching the disk.
 final class DataOnlyCache: ImageCache, Sendable {
-    private let entries = Mutex<[String: CacheEntry]>([:])
+    private let entries = Locked<[String: CacheEntry]>([:])
 
     var name: String { "DataOnlyCache" }
 

@@ -1,7 +1,6 @@
 import Foundation
 import ImageKernel
 import ImageKernelConformance
-import Synchronization
 
 /// Flips an image upside down; works on every pixel format and honours `bytesPerRow`.
 struct FlipTransformer: ImageTransformer {
@@ -32,7 +31,7 @@ struct BrokenTransformer: ImageTransformer {
 
     var key: String {
         // Builds its key from a counter that moves on every read.
-        breaks == .keyIsStableAndNonEmpty ? "flip-\(calls.update { $0 += 1; return $0 })" : base.key
+        breaks == .keyIsStableAndNonEmpty ? "flip-\(calls.withLock { $0 += 1; return $0 })" : base.key
     }
 
     func transform(_ image: Image) throws(ImageKernelError) -> Image {
@@ -43,7 +42,7 @@ struct BrokenTransformer: ImageTransformer {
             return output
         case .outputIsDeterministic:
             var output = try base.transform(image)
-            output.pixels[0] = UInt8(truncatingIfNeeded: calls.update { $0 += 1; return $0 })
+            output.pixels[0] = UInt8(truncatingIfNeeded: calls.withLock { $0 += 1; return $0 })
             return output
         case .handlesEveryPixelFormat where image.pixelFormat.bitsPerComponent == 16 && image.width > 1:
             throw ImageKernelError(stage: .decode, code: .unsupported, message: "16-bit")  // the wrong stage
@@ -81,7 +80,7 @@ struct BrokenKeyFilter: CacheKeyFilter {
     func cacheKey(for url: URL) -> String? {
         switch breaks {
         case .keyIsDeterministic:
-            return url.absoluteString + "#\(calls.update { $0 += 1; return $0 })"  // a counter in the key
+            return url.absoluteString + "#\(calls.withLock { $0 += 1; return $0 })"  // a counter in the key
         case .cacheableURLsGetKeys:
             return url.isFileURL ? nil : base.cacheKey(for: url)  // refuses file URLs
         case .distinctURLsGetDistinctKeys:
