@@ -24,7 +24,7 @@ extension ImageManager {
             throw ImageKernelError(stage: .request, code: .invalidURL, message: "the URL is nil or empty")
         }
         // Rule 2: URLs that failed for good fail at once.
-        if !options.contains(.retryFailed), isFailed(url) {
+        if !options.contains(.retryFailed), hasFailures, isFailed(url) {
             throw ImageKernelError(
                 stage: .request, code: .blacklisted,
                 message: "\(url.absoluteString) failed before; pass retryFailed to try again")
@@ -76,8 +76,7 @@ extension ImageManager {
             thumbnailPixelSize: context.thumbnailPixelSize,
             pixelLimit: context.pixelLimit ?? configuration.pixelLimit,
             scaleDownLargeImages: options.contains(.scaleDownLargeImages),
-            firstFrameOnly: options.contains(.decodeFirstFrameOnly),
-            scale: Image.scale(fromFileName: url.lastPathComponent))
+            firstFrameOnly: options.contains(.decodeFirstFrameOnly))
         return LoadPlan(
             url: url, options: options, context: context, cache: context.cache ?? configuration.cache,
             originalKey: originalKey, key: originalKey.map { variantKey($0, context: context) },
@@ -171,6 +170,7 @@ extension ImageManager {
     func decode(_ data: Data, plan: LoadPlan, thumbnail: PixelSize?) throws -> Image {
         var options = plan.decodeOptions
         options.thumbnailPixelSize = thumbnail
+        options.scale = Image.scale(fromFileName: plan.url.lastPathComponent)
         let coder: (any ImageCoder)?
         if let forced = plan.context.coder {
             coder = forced

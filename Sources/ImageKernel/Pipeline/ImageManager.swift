@@ -141,6 +141,8 @@ public final class ImageManager: Sendable {
     /// Empties the failed list.
     public func removeAllFailedURLs() { failed.withLock { $0.removeAll() } }
     func markFailed(_ url: URL) { _ = failed.withLock { $0.insert(url) } }
+    /// Cheap check that skips hashing the URL when nothing ever failed.
+    var hasFailures: Bool { failed.withLock { !$0.isEmpty } }
 
     // MARK: Keys
 
