@@ -30,6 +30,10 @@ struct TransformerConformanceTests {
         try await TransformerConformance(transformer: FlipTransformer()).run()
     }
 
+    @Test func identityClosureTransformerPassesEveryCase() async throws {
+        try await TransformerConformance(transformer: ClosureTransformer(key: "identity") { $0 }).run()
+    }
+
     @Test func chainOfTransformersPassesEveryCase() async throws {
         try await TransformerConformance(transformer: TransformerChain([FlipTransformer(), FlipTransformer()])).run()
     }

@@ -5,7 +5,9 @@ import ImageKernel
 ///
 /// ```swift
 /// try await CacheConformance(makeCache: { MemoryCache() }, tiers: .memoryOnly).run()
-/// try await CacheConformance(makeCache: { TieredCache(backing: try DiskCache(directory: dir())) }, tiers: .memoryAndDisk).run()
+/// try await CacheConformance(makeCache: { TieredCache(backing: MemoryCache()) }, tiers: .memoryAndDisk).run()
+/// // A persistent cache: give every call its own empty directory.
+/// try await CacheConformance(makeCache: { try MyDiskCache(directory: freshTemporaryDirectory()) }, tiers: .diskOnly).run()
 /// ```
 ///
 /// Every case asks ``makeCache`` for a fresh, empty cache, so cases never see each other's

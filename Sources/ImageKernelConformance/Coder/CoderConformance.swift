@@ -6,7 +6,7 @@ import ImageKernel
 /// ```swift
 /// let fixtures = [CoderFixture(name: "a.png", data: bytes, format: .png, width: 32, height: 32)]
 /// try await CoderConformance(
-///     coder: PNGCoder(), fixtures: fixtures,
+///     coder: MyPNGCoder(), fixtures: fixtures,
 ///     encodeTargets: [.init(format: .png, isLossless: true)]
 /// ).run()
 /// ```

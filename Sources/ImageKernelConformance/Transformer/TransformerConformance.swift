@@ -4,7 +4,7 @@ import ImageKernel
 /// Checks an ``ImageTransformer`` against the implementation requirements of the protocol.
 ///
 /// ```swift
-/// try await TransformerConformance(transformer: ResizeTransformer(size: PixelSize(width: 16, height: 16))).run()
+/// try await TransformerConformance(transformer: ClosureTransformer(key: "identity") { $0 }).run()
 /// ```
 ///
 /// A transformer may refuse an image it cannot handle by throwing an ``ImageKernelError`` with
