@@ -111,7 +111,7 @@ public struct CacheKeyFilterConformance: ConformanceSuite {
     private func checkConcurrentUseAgrees(_ context: CaseContext) throws(ConformanceFailure) {
         let (filter, urls, threads) = (self.filter, self.urls, concurrency)
         let expected = urls.map { filter.cacheKey(for: $0) }
-        let firstProblem = LockedValue<ConformanceFailure?>(nil)
+        let firstProblem = Locked<ConformanceFailure?>(nil)
         Threads.fanOut(threads) { thread in
             for round in 0..<50 {
                 for offset in urls.indices {

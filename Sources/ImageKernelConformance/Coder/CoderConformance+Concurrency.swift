@@ -16,7 +16,7 @@ extension CoderConformance {
             jobs.append(("gradient as \(target.format)", source, target, image))
         }
 
-        let firstProblem = LockedValue<ConformanceFailure?>(nil)
+        let firstProblem = Locked<ConformanceFailure?>(nil)
         let perThread = max(8, min(fixtures.count, 64))
         let decodeOptions = decodeOptions
         let (expected, roundTrips) = (expectedDecodes, jobs)

@@ -8,7 +8,7 @@ final class ProgressRecorder: Sendable {
         var finished = false
         var lateCalls = 0
     }
-    private let state = LockedValue(State())
+    private let state = Locked(State())
 
     /// The closure to hand to the loader.
     var callback: @Sendable (LoadProgress) -> Void {
@@ -36,7 +36,7 @@ final class CancelOnFirstProgress: Sendable {
         var task: Task<LoadResult, any Error>?
         var fired = false
     }
-    private let state = LockedValue(State())
+    private let state = Locked(State())
 
     func fire() {
         let task = state.withLock { state -> Task<LoadResult, any Error>? in

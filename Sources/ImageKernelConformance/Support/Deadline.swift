@@ -55,10 +55,10 @@ enum Deadline {
 
 /// Resumes a continuation with whichever outcome arrives first.
 private final class FirstOutcome<T: Sendable>: Sendable {
-    private let continuation: LockedValue<CheckedContinuation<Deadline.Outcome<T>, Never>?>
+    private let continuation: Locked<CheckedContinuation<Deadline.Outcome<T>, Never>?>
 
     init(_ continuation: CheckedContinuation<Deadline.Outcome<T>, Never>) {
-        self.continuation = LockedValue(continuation)
+        self.continuation = Locked(continuation)
     }
 
     /// Returns true when this outcome was the first.

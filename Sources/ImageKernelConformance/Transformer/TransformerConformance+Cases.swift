@@ -90,7 +90,7 @@ extension TransformerConformance {
         var expected: [Image] = []
         for (index, image) in inputs.enumerated() { expected.append(try transformed(image, "input \(index)", context)) }
         let (transformer, inputs, threads, baseline) = (self.transformer, self.inputs, concurrency, expected)
-        let firstProblem = LockedValue<ConformanceFailure?>(nil)
+        let firstProblem = Locked<ConformanceFailure?>(nil)
         Threads.fanOut(threads) { thread in
             for round in 0..<max(8, 32 / inputs.count) {
                 let index = (thread + round) % inputs.count

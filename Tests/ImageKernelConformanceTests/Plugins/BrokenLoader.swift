@@ -29,7 +29,10 @@ struct BrokenLoader: ImageLoader {
             // Reports the bytes received before each chunk, so the last report falls short.
             let previous = Locked<Int64>(0)
             return try await base.load(request, options: options, context: context) { event in
-                let before = previous.exchange(event.received)
+                let before = previous.withLock { value in
+                    defer { value = event.received }
+                    return value
+                }
                 progress(LoadProgress(received: before, expected: event.expected, chunk: event.chunk))
             }
         case .progressiveChunksRebuildData:
