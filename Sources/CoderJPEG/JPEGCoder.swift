@@ -10,8 +10,8 @@ import ImageKernel
 /// ``ImageKernelError/Code/unsupported``.
 ///
 /// A ``DecodeOptions/thumbnailPixelSize`` decodes through libjpeg's DCT scaling at the smallest
-/// N/8 whose output covers the size, then area-averages to exactly cover it; full-size pixels
-/// are never produced. A header over ``DecodeOptions/pixelLimit`` is refused before any pixel
+/// N/8 whose output is at least ``PixelSize/thumbnail(of:fitting:)``, then area-averages to
+/// exactly that size (aspect kept, inside the box); full-size pixels are never produced. A header over ``DecodeOptions/pixelLimit`` is refused before any pixel
 /// buffer exists, or, with ``DecodeOptions/scaleDownLargeImages``, decoded at the largest N/8
 /// that fits.
 ///

@@ -7,17 +7,22 @@ import Testing
 struct ThumbnailTests {
     let coder = JPEGCoder()
 
-    @Test("the plan picks the smallest N/8 that still covers the target, then shrinks to cover it exactly")
+    @Test("the plan picks the smallest N/8 still at least the thumbnail, then shrinks to it exactly")
     func planPicksSmallestCoveringScale() throws {
         let data = try TestData.data("jpeg/libjpeg-turbo/testorig.jpg")  // 227x149
         let image = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 50, height: 50)))
-        // Cover factor max(50/227, 50/149): 76x50. 3/8 gives 86x56 (covers), 2/8 gives 57x38 (does not).
-        #expect(image.width == 76 && image.height == 50)
+        // Fit 227x149 in 50x50: 50x33. 2/8 gives 57x38 (large enough), 1/8 gives 29x19 (too small).
+        #expect(image.width == 50 && image.height == 33)
         let header = JPEGHeader(width: 227, height: 149)
         let plan = try JPEGScalePlan.make(
             header: header, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 50, height: 50)), plugin: "t",
             scaledSize: { n in ((227 * n + 7) / 8, (149 * n + 7) / 8) })
-        #expect(plan == JPEGScalePlan(numerator: 3, finalSize: PixelSize(width: 76, height: 50)))
+        #expect(plan == JPEGScalePlan(numerator: 2, finalSize: PixelSize(width: 50, height: 33)))
+        // A box that 1/8 already matches exactly needs no final shrink.
+        let exact = try JPEGScalePlan.make(
+            header: JPEGHeader(width: 800, height: 600), options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 100, height: 100)),
+            plugin: "t", scaledSize: { n in ((800 * n + 7) / 8, (600 * n + 7) / 8) })
+        #expect(exact == JPEGScalePlan(numerator: 1, finalSize: nil))
     }
 
     @Test("a thumbnail larger than the image decodes the image at full size")
@@ -31,13 +36,13 @@ struct ThumbnailTests {
     func thumbnailMatchesShrunkFullImage() throws {
         let data = try TestData.data("exif-orientation/recurser/Landscape_1.jpg")  // 1800x1200
         let thumbnail = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 200, height: 200)))
-        #expect(thumbnail.width == 300 && thumbnail.height == 200)
+        #expect(thumbnail.width == 200 && thumbnail.height == 133)
         #expect(thumbnail.orientation == .up && thumbnail.sourceFormat == .jpeg)
         let full = try coder.decode(data, options: DecodeOptions())
         let shrunk = try full.pixels.withUnsafeBytes { bytes in
             try Image(
-                width: 300, height: 200, pixelFormat: .rgb8,
-                pixels: AreaResampler.downscale(bytes, width: 1800, height: 1200, bytesPerRow: 1800 * 3, channels: 3, to: PixelSize(width: 300, height: 200)))
+                width: 200, height: 133, pixelFormat: .rgb8,
+                pixels: AreaResampler.downscale(bytes, width: 1800, height: 1200, bytesPerRow: 1800 * 3, channels: 3, to: PixelSize(width: 200, height: 133)))
         }
         let difference = Synthetic.meanAbsoluteDifference(thumbnail, shrunk)
         #expect(difference < 4, "mean absolute difference \(difference)")
@@ -46,7 +51,7 @@ struct ThumbnailTests {
     @Test("gray and CMYK files give thumbnails in their output formats")
     func thumbnailFormats() throws {
         let gray = try coder.decode(TestData.data("jpeg/derived/testorig-grayscale.jpg"), options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 30, height: 30)))
-        #expect(gray.pixelFormat == .gray8 && gray.height == 30)
+        #expect(gray.pixelFormat == .gray8 && gray.width == 30 && gray.height == 20)
         let cmyk = try coder.decode(TestData.data("jpeg/pillow/pil_sample_cmyk.jpg"), options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 25, height: 25)))
         #expect(cmyk.pixelFormat == .rgb8 && cmyk.width == 25 && cmyk.height == 25)
     }
@@ -60,7 +65,7 @@ struct ThumbnailTests {
         var thumbnailPeaks: [Int] = []
         for _ in 0..<3 {
             let (thumbnail, bytes) = try MemoryProbe.peakGrowth { try coder.decode(data, options: options) }
-            #expect(thumbnail.width == 384 && thumbnail.height == 256)
+            #expect(thumbnail.width == 256 && thumbnail.height == 171)
             thumbnailPeaks.append(bytes)
         }
         let (full, fullPeak) = try MemoryProbe.peakGrowth { try coder.decode(data, options: DecodeOptions()) }

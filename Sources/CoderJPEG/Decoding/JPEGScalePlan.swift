@@ -11,8 +11,9 @@ struct JPEGScalePlan: Equatable, Sendable {
 
     /// Chooses the plan, or throws `pixelLimitExceeded` before anything is allocated.
     ///
-    /// - A thumbnail size picks the smallest N/8 (N = 1…8) whose output still covers it; the
-    ///   output is then downscaled to exactly cover it (aspect ratio kept). Never upscales.
+    /// - A thumbnail size picks the smallest N/8 (N = 1…8) whose output is still at least the
+    ///   thumbnail (``PixelSize/thumbnail(of:fitting:)``: aspect kept, inside the box); the output
+    ///   is then area-averaged down to exactly that size. Never upscales.
     /// - A header over the pixel limit is refused, unless `scaleDownLargeImages` is set: then
     ///   the largest N/8 whose output fits under the limit is used (refused if even 1/8 is over).
     static func make(
@@ -20,11 +21,11 @@ struct JPEGScalePlan: Equatable, Sendable {
         scaledSize: (Int) throws(ImageKernelError) -> (width: Int, height: Int)
     ) throws(ImageKernelError) -> JPEGScalePlan {
         var plan = JPEGScalePlan(numerator: 8, finalSize: nil)
-        if let target = options.thumbnailPixelSize, let cover = coverSize(of: header, for: target) {
-            plan.finalSize = cover
+        if let box = options.thumbnailPixelSize, let thumbnail = thumbnailSize(of: header, fitting: box) {
+            plan.finalSize = thumbnail
             for numerator in 1...8 {
                 let size = try scaledSize(numerator)
-                if size.width >= cover.width && size.height >= cover.height {
+                if size.width >= thumbnail.width && size.height >= thumbnail.height {
                     plan.numerator = numerator
                     break
                 }
@@ -59,15 +60,12 @@ struct JPEGScalePlan: Equatable, Sendable {
         return plan
     }
 
-    /// The smallest size with the image's aspect ratio that covers `target`, or nil when the
-    /// image is no larger than that already.
-    static func coverSize(of header: JPEGHeader, for target: PixelSize) -> PixelSize? {
-        guard target.width > 0, target.height > 0, header.width > 0, header.height > 0 else { return nil }
-        let factor = max(Double(target.width) / Double(header.width), Double(target.height) / Double(header.height))
-        guard factor < 1 else { return nil }
-        let width = max(1, Int((Double(header.width) * factor).rounded()))
-        let height = max(1, Int((Double(header.height) * factor).rounded()))
-        guard width < header.width || height < header.height else { return nil }
-        return PixelSize(width: width, height: height)
+    /// The kernel's thumbnail size for the header's size in `box`, or nil when that is the image's
+    /// own size (nothing to shrink).
+    static func thumbnailSize(of header: JPEGHeader, fitting box: PixelSize) -> PixelSize? {
+        guard box.width > 0, box.height > 0, header.width > 0, header.height > 0 else { return nil }
+        let image = PixelSize(width: header.width, height: header.height)
+        let thumbnail = PixelSize.thumbnail(of: image, fitting: box)
+        return thumbnail == image ? nil : thumbnail
     }
 }
