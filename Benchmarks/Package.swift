@@ -12,6 +12,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "BenchSupport"),
+        .target(name: "CBenchJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .executableTarget(
+            name: "bench-jpeg",
+            dependencies: ["BenchSupport", "CBenchJPEG", .product(name: "CoderJPEG", package: "ImageKernel")]
+        ),
         .executableTarget(
             name: "bench-kernel",
             dependencies: ["BenchSupport", .product(name: "ImageKernel", package: "ImageKernel")]
