@@ -23,7 +23,6 @@ cjpeg_decoder *cjpeg_decoder_create(void) {
     }
     jpeg_create_decompress(&decoder->cinfo);
     cjpeg_install_source_mgr(&decoder->cinfo, &decoder->source);
-    cjpeg_install_allocator_counting(decoder);
     cjpeg_install_scan_limit(decoder);
     jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF); /* EXIF */
     jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF); /* ICC */
@@ -250,6 +249,3 @@ int cjpeg_decoder_read_pixels(cjpeg_decoder *decoder, uint8_t *dst, size_t strid
 
 int cjpeg_decoder_failure(const cjpeg_decoder *decoder) { return decoder->error.failure; }
 const char *cjpeg_decoder_message(const cjpeg_decoder *decoder) { return decoder->error.message; }
-int cjpeg_decoder_warning_count(const cjpeg_decoder *decoder) { return decoder->error.warnings; }
-const char *cjpeg_decoder_first_warning(const cjpeg_decoder *decoder) { return decoder->error.first_warning; }
-size_t cjpeg_decoder_allocated_bytes(const cjpeg_decoder *decoder) { return decoder->allocated; }

@@ -11,6 +11,10 @@
 
 #define CJPEG_MESSAGE_CAPACITY JMSG_LENGTH_MAX
 
+/* The shim hands 8-bit rows to Swift as uint8_t. */
+_Static_assert(BITS_IN_JSAMPLE == 8, "CJPEG needs libjpeg built for 8-bit samples");
+_Static_assert(sizeof(JSAMPLE) == sizeof(uint8_t), "JSAMPLE must be one byte");
+
 /* The error manager: libjpeg's fields first, then where to jump and what was said. */
 typedef struct {
     struct jpeg_error_mgr pub;
@@ -38,23 +42,11 @@ typedef struct {
     int saw_eoi;
 } cjpeg_source_mgr;
 
-/* The memory manager's allocators, wrapped to count bytes. */
-typedef struct {
-    void *(*alloc_small)(j_common_ptr, int, size_t);
-    void *(*alloc_large)(j_common_ptr, int, size_t);
-    JSAMPARRAY (*alloc_sarray)(j_common_ptr, int, JDIMENSION, JDIMENSION);
-    JBLOCKARRAY (*alloc_barray)(j_common_ptr, int, JDIMENSION, JDIMENSION);
-    jvirt_sarray_ptr (*request_virt_sarray)(j_common_ptr, int, boolean, JDIMENSION, JDIMENSION, JDIMENSION);
-    jvirt_barray_ptr (*request_virt_barray)(j_common_ptr, int, boolean, JDIMENSION, JDIMENSION, JDIMENSION);
-} cjpeg_allocators;
-
 struct cjpeg_decoder {
-    struct jpeg_decompress_struct cinfo; /* first: callbacks cast cinfo back to the decoder */
+    struct jpeg_decompress_struct cinfo;
     cjpeg_error_mgr error;
     cjpeg_source_mgr source;
     struct jpeg_progress_mgr progress;
-    cjpeg_allocators allocators;
-    size_t allocated;
     int header_read;
     int multi_scan;       /* jpeg_has_multiple_scans, kept for after finish */
     int started;
@@ -73,7 +65,6 @@ void cjpeg_install_error_mgr(cjpeg_error_mgr *error, const int *eof_hit);
 /* Fails the current call from inside libjpeg's dynamic extent (jumps to the guard). */
 void cjpeg_fail(j_common_ptr cinfo, int failure, const char *message);
 void cjpeg_install_source_mgr(j_decompress_ptr cinfo, cjpeg_source_mgr *source);
-void cjpeg_install_allocator_counting(cjpeg_decoder *decoder);
 void cjpeg_install_scan_limit(cjpeg_decoder *decoder);
 int cjpeg_classify_error(int msg_code, int eof_hit);
 

@@ -1,4 +1,4 @@
-/* Error, source, memory-accounting and progress managers for the decoder. */
+/* Error, source and progress managers for the decoder. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,64 +108,6 @@ void cjpeg_install_source_mgr(j_decompress_ptr cinfo, cjpeg_source_mgr *source) 
     source->pub.next_input_byte = NULL;
     source->pub.bytes_in_buffer = 0;
     cinfo->src = &source->pub;
-}
-
-/* ---- Memory accounting: wrap the pool allocators to count what libjpeg asks for. ---- */
-
-#define CJPEG_DECODER(cinfo) ((cjpeg_decoder *)(void *)(cinfo))
-
-static void *cjpeg_count_small(j_common_ptr cinfo, int pool, size_t size) {
-    cjpeg_decoder *decoder = CJPEG_DECODER(cinfo);
-    decoder->allocated += size;
-    return decoder->allocators.alloc_small(cinfo, pool, size);
-}
-
-static void *cjpeg_count_large(j_common_ptr cinfo, int pool, size_t size) {
-    cjpeg_decoder *decoder = CJPEG_DECODER(cinfo);
-    decoder->allocated += size;
-    return decoder->allocators.alloc_large(cinfo, pool, size);
-}
-
-static JSAMPARRAY cjpeg_count_sarray(j_common_ptr cinfo, int pool, JDIMENSION per_row, JDIMENSION rows) {
-    cjpeg_decoder *decoder = CJPEG_DECODER(cinfo);
-    decoder->allocated += (size_t)per_row * rows * sizeof(JSAMPLE);
-    return decoder->allocators.alloc_sarray(cinfo, pool, per_row, rows);
-}
-
-static JBLOCKARRAY cjpeg_count_barray(j_common_ptr cinfo, int pool, JDIMENSION per_row, JDIMENSION rows) {
-    cjpeg_decoder *decoder = CJPEG_DECODER(cinfo);
-    decoder->allocated += (size_t)per_row * rows * sizeof(JBLOCK);
-    return decoder->allocators.alloc_barray(cinfo, pool, per_row, rows);
-}
-
-static jvirt_sarray_ptr cjpeg_count_virt_sarray(j_common_ptr cinfo, int pool, boolean pre_zero,
-                                                JDIMENSION per_row, JDIMENSION rows, JDIMENSION access) {
-    cjpeg_decoder *decoder = CJPEG_DECODER(cinfo);
-    decoder->allocated += (size_t)per_row * rows * sizeof(JSAMPLE); /* realised in memory */
-    return decoder->allocators.request_virt_sarray(cinfo, pool, pre_zero, per_row, rows, access);
-}
-
-static jvirt_barray_ptr cjpeg_count_virt_barray(j_common_ptr cinfo, int pool, boolean pre_zero,
-                                                JDIMENSION per_row, JDIMENSION rows, JDIMENSION access) {
-    cjpeg_decoder *decoder = CJPEG_DECODER(cinfo);
-    decoder->allocated += (size_t)per_row * rows * sizeof(JBLOCK);
-    return decoder->allocators.request_virt_barray(cinfo, pool, pre_zero, per_row, rows, access);
-}
-
-void cjpeg_install_allocator_counting(cjpeg_decoder *decoder) {
-    struct jpeg_memory_mgr *mem = decoder->cinfo.mem;
-    decoder->allocators.alloc_small = mem->alloc_small;
-    decoder->allocators.alloc_large = mem->alloc_large;
-    decoder->allocators.alloc_sarray = mem->alloc_sarray;
-    decoder->allocators.alloc_barray = mem->alloc_barray;
-    decoder->allocators.request_virt_sarray = mem->request_virt_sarray;
-    decoder->allocators.request_virt_barray = mem->request_virt_barray;
-    mem->alloc_small = cjpeg_count_small;
-    mem->alloc_large = cjpeg_count_large;
-    mem->alloc_sarray = cjpeg_count_sarray;
-    mem->alloc_barray = cjpeg_count_barray;
-    mem->request_virt_sarray = cjpeg_count_virt_sarray;
-    mem->request_virt_barray = cjpeg_count_virt_barray;
 }
 
 /* ---- Progress: refuse streams with absurd numbers of scans while they are absorbed. ---- */

@@ -21,14 +21,24 @@ import ImageKernel
 /// Register it with `registry.register(JPEGCoder())`. It is a stateless value: safe to share
 /// and to call from any number of tasks at once.
 public struct JPEGCoder: ProgressiveImageCoder {
+    /// `"CoderJPEG"`, the plugin name in errors.
     public let name = "CoderJPEG"
 
+    /// A JPEG coder. It holds no state; one instance can serve a whole process.
     public init() {}
 
+    /// True when the bytes start with the JPEG signature `FF D8 FF`.
     public func canDecode(_ data: Data) -> Bool { ImageFormat.sniff(data) == .jpeg }
 
+    /// True for ``ImageFormat/jpeg`` only.
     public func canEncode(_ format: ImageFormat) -> Bool { format == .jpeg }
 
+    /// Decodes a whole JPEG file.
+    ///
+    /// Throws `truncated` when the data ends before the image does, `corruptData` for a broken
+    /// stream, `unsupported` for lossless, 12-bit or otherwise unsupported JPEGs, and
+    /// `pixelLimitExceeded` for headers over the limit. libjpeg's corrupt-data warnings on a
+    /// complete stream (for example bad Huffman codes) are tolerated as libjpeg tolerates them.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
         guard !data.isEmpty else {
             throw ImageKernelError(stage: .decode, plugin: name, code: .truncated, message: "no bytes to decode")
@@ -63,10 +73,16 @@ public struct JPEGCoder: ProgressiveImageCoder {
             .image(from: pixels, isPreview: false)
     }
 
+    /// A decoder for bytes that arrive in chunks: previews of each completed progressive scan (or
+    /// of the rows so far, for a baseline file), then the final image at the EOI marker. The
+    /// thumbnail size and pixel limit of `options` apply to previews and the final image.
     public func makeProgressiveDecoder(options: DecodeOptions) -> any ProgressiveImageDecoder {
         JPEGProgressiveDecoder(options: options, pluginName: name)
     }
 
+    /// Encodes to JPEG with ``EncodeOptions/quality`` (0…1 mapped onto libjpeg's 1…100),
+    /// ``EncodeOptions/progressive`` and ``EncodeOptions/chromaSubsampling444``; writes the ICC
+    /// profile as APP2 markers. Throws `unsupported` for any other format.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data {
         guard canEncode(format) else {
             throw ImageKernelError(stage: .encode, plugin: name, code: .unsupported, message: "\(name) cannot encode \(format)")

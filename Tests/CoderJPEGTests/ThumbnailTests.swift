@@ -58,7 +58,9 @@ struct ThumbnailTests {
 
     /// The peak-memory claim, measured: a 6000x4000 JPEG (made here by the encoder) decoded to a
     /// 256 px thumbnail versus decoded in full, by the process's peak resident-set growth.
-    @Test("a thumbnail of a 24-megapixel JPEG peaks far below the full decode's memory")
+    @Test(
+        "a thumbnail of a 24-megapixel JPEG peaks far below the full decode's memory",
+        .disabled(if: MemoryProbe.underSanitizer, "resident-set figures are meaningless under a sanitizer"))
     func thumbnailPeakMemoryIsFarBelowFullDecode() throws {
         let data = try Synthetic.jpeg(width: 6000, height: 4000)
         let options = DecodeOptions(thumbnailPixelSize: PixelSize(width: 256, height: 256))
@@ -75,7 +77,9 @@ struct ThumbnailTests {
         print("CoderJPEG memory: full decode peak RSS growth \(fullPeak / 1024) KiB; 256px thumbnail \(thumbnailPeaks.map { $0 / 1024 }) KiB (median \(thumbnailPeak / 1024) KiB)")
         // The probe must see the full buffer, or its small figure for the thumbnail means nothing.
         #expect(fullPeak >= fullPixelBytes * 9 / 10, "the probe saw only \(fullPeak) bytes for a \(fullPixelBytes)-byte decode")
-        #expect(thumbnailPeak <= fullPixelBytes / 16, "thumbnail peak \(thumbnailPeak) bytes")
+        // Far below: under a sixteenth of the full decode's peak (about 4.4 MB of 70 MB here; the
+        // thumbnail's own buffers are about 2.7 MB).
+        #expect(thumbnailPeak <= fullPeak / 16, "thumbnail peak \(thumbnailPeak) bytes vs full \(fullPeak) bytes")
     }
 }
 

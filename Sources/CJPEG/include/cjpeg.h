@@ -109,11 +109,6 @@ int cjpeg_decoder_advance(cjpeg_decoder *decoder, uint8_t *dst, size_t stride, i
 /* Why the last call failed, and libjpeg's message. */
 int cjpeg_decoder_failure(const cjpeg_decoder *decoder);
 const char *cjpeg_decoder_message(const cjpeg_decoder *decoder);
-/* Corrupt-data warnings libjpeg emitted so far, and the first one's text. */
-int cjpeg_decoder_warning_count(const cjpeg_decoder *decoder);
-const char *cjpeg_decoder_first_warning(const cjpeg_decoder *decoder);
-/* Bytes libjpeg allocated for this decoder so far (its pools and image arrays). */
-size_t cjpeg_decoder_allocated_bytes(const cjpeg_decoder *decoder);
 
 /* Encoder input description. */
 typedef struct {

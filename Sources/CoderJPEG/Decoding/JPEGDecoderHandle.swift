@@ -105,14 +105,6 @@ final class JPEGDecoderHandle {
         }
     }
 
-    /// Bytes libjpeg allocated for this decoder so far.
-    var libraryAllocatedBytes: Int { cjpeg_decoder_allocated_bytes(pointer) }
-
-    /// The text of libjpeg's first corrupt-data warning, if any.
-    var firstWarning: String? {
-        cjpeg_decoder_warning_count(pointer) > 0 ? String(cString: cjpeg_decoder_first_warning(pointer)) : nil
-    }
-
     private func check(_ status: Int32) throws(ImageKernelError) -> Progress {
         switch status {
         case CJPEG_OK.rawValue: return .done

@@ -22,6 +22,13 @@ enum MemoryProbe {
         var description: String
     }
 
+    /// True when ThreadSanitizer (or another sanitizer runtime) is loaded: its allocator and
+    /// shadow memory make resident-set figures meaningless.
+    static let underSanitizer: Bool = {
+        let symbols: [String] = ["__tsan_init", "__asan_init"]
+        return symbols.contains { dlsym(UnsafeMutableRawPointer(bitPattern: 0), $0) != nil }
+    }()
+
     static func peakGrowth<T>(_ body: () throws -> T) throws -> (result: T, bytes: Int) {
         _ = glibcMallopt(-3, 64 * 1024)
         _ = glibcMallocTrim(0)
