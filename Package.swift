@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ImageKernel", targets: ["ImageKernel"]),
+        .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .library(name: "LoaderFile", targets: ["LoaderFile"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
@@ -28,6 +29,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "CacheDisk",
+            dependencies: ["ImageKernel", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // Child process for CacheDiskTests (crash and multi-process tests); not a product.
+        .executableTarget(name: "cachedisk-stress", dependencies: ["CacheDisk", "ImageKernel"], swiftSettings: strict),
         .target(name: "LoaderFile", dependencies: ["ImageKernel"], swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
@@ -37,6 +45,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CacheDiskTests",
+            dependencies: ["CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
