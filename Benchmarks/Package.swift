@@ -13,6 +13,10 @@ let package = Package(
     targets: [
         .target(name: "BenchSupport"),
         .executableTarget(
+            name: "bench-disk",
+            dependencies: ["BenchSupport", .product(name: "CacheDisk", package: "ImageKernel")]
+        ),
+        .executableTarget(
             name: "bench-kernel",
             dependencies: ["BenchSupport", .product(name: "ImageKernel", package: "ImageKernel")]
         ),
