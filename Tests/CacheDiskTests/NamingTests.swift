@@ -38,6 +38,12 @@ import Testing
         #expect(!fileName("not a url/staticmap?format=x.png").contains("."))
         #expect(fileName("not a url/photo.gif?v=1.2").hasSuffix(".gif"))
         #expect(!fileName("https://example.com/path#fragment.png").contains("."))
+        // Nor does the host.
+        #expect(!fileName("https://example.com").contains("."))
+        #expect(!fileName("https://user:pass.word@cdn.example.com:8080?f=a.png").contains("."))
+        #expect(fileName("//cdn.example.com/a/b.webp").hasSuffix(".webp"))
+        #expect(fileName("s3+https://bucket.example/key/photo.avif/").hasSuffix(".avif"))
+        #expect(fileName("https://example.com/%E5%9B%BE.%6A%70%67").hasSuffix(".jpg"))
     }
 
     @Test func overLongExtensionIsDropped() {

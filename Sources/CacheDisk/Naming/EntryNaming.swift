@@ -53,23 +53,52 @@ struct EntryNaming: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The extension of the key's path: of the URL path when the key parses as a URL, else of the
-    /// text before any `?` or `#`, so a query never supplies one. NUL, other control characters,
-    /// `:`, `/` and `\` are removed; an extension longer than `maxLength` bytes is dropped.
+    /// The extension of the key's path: the text after any `scheme://authority` (or `//authority`)
+    /// and before the first `?` or `#`, so neither the host nor the query ever supplies one.
+    /// Percent-escapes in it are decoded; NUL, other control characters, `:`, `/` and `\` are
+    /// removed; an extension longer than `maxLength` UTF-8 bytes is dropped.
+    ///
+    /// Parsed by hand rather than with `URLComponents`: it is on every read and store, and the
+    /// same key must give the same name whatever Foundation's URL parser accepts.
     static func pathExtension(ofKey key: String, maxLength: Int) -> String {
-        let path: Substring
-        if let components = URLComponents(string: key) {
-            path = Substring(components.path)
-        } else {
-            path = key.prefix { $0 != "?" && $0 != "#" }
+        var path = key.utf8.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        if let authority = authorityStart(path) {
+            let rest = path[authority...]
+            path = rest.firstIndex(of: UInt8(ascii: "/")).map { rest[$0...] } ?? rest[rest.endIndex...]
         }
-        var trimmed = path
-        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        let lastComponent = trimmed.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-        guard let dot = lastComponent.lastIndex(of: "."), dot != lastComponent.startIndex else { return "" }
-        let raw = lastComponent[lastComponent.index(after: dot)...]
+        while path.last == UInt8(ascii: "/") { path = path.dropLast() }
+        let lastComponent = path.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path
+        guard let dot = lastComponent.lastIndex(of: UInt8(ascii: ".")), dot != lastComponent.startIndex else {
+            return ""
+        }
+        var raw = String(decoding: lastComponent[lastComponent.index(after: dot)...], as: UTF8.self)
+        if raw.contains("%"), let decoded = raw.removingPercentEncoding { raw = decoded }
         let cleaned = String(String.UnicodeScalarView(raw.unicodeScalars.filter(isAllowedInExtension)))
         return cleaned.utf8.count > maxLength ? "" : cleaned
+    }
+
+    /// Where the authority starts: after `scheme://` (a scheme being a letter, then letters,
+    /// digits, `+`, `-`, `.`) or after a leading `//`; nil when the key has neither.
+    private static func authorityStart(_ text: Substring.UTF8View) -> Substring.UTF8View.Index? {
+        if text.starts(with: "//".utf8) { return text.index(text.startIndex, offsetBy: 2) }
+        guard let first = text.first, isLetter(first) else { return nil }
+        var index = text.index(after: text.startIndex)
+        while index != text.endIndex {
+            let byte = text[index]
+            if byte == UInt8(ascii: ":") {
+                let rest = text[text.index(after: index)...]
+                return rest.starts(with: "//".utf8) ? rest.index(rest.startIndex, offsetBy: 2) : nil
+            }
+            guard isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            else { return nil }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
     private static func isAllowedInExtension(_ scalar: Unicode.Scalar) -> Bool {
