@@ -89,7 +89,7 @@ public final class DiskCache: ImageCache, Sendable {
 
     /// The path the entry for `key` is written to (it may not exist).
     public func path(forKey key: String) -> String {
-        directoryPath + "/" + naming.names(forKey: key).primary
+        naming.entryPath(forKey: key, in: directoryPath).path
     }
 
     /// The total size in bytes of the entry files in the cache directory.

@@ -12,26 +12,30 @@ extension DiskCache {
     /// The first usable file for `key`: the cache directory (name with, then without extension),
     /// then each read-only path. Expired entries of the cache directory are misses.
     func read(key: String) -> EntryReader.Hit? {
-        let names = naming.names(forKey: key)
+        let primary = naming.entryPath(forKey: key, in: directoryPath)
         let now = POSIX.now()
         let policy = EntryReader.Policy(
             now: now, maxAge: configuration.maxAge >= 0 ? configuration.maxAge : nil,
             expireBy: configuration.expireBy, accessRefreshInterval: accessRefreshInterval)
-        for name in names.all {
-            switch EntryReader.read(path: directoryPath + "/" + name, policy: policy) {
+        var candidate = primary
+        while true {
+            switch EntryReader.read(path: candidate.path, policy: policy) {
             case .hit(let hit):
-                noteRead(name: name, hit: hit)
+                noteRead(candidate, hit: hit)
                 return hit
             case .notFound:
-                noteMissing(name: name)
+                noteMissing(candidate)
             case .unusable:
-                continue
+                break
             }
+            guard candidate.hasExtension else { break }
+            candidate = candidate.withoutExtension
         }
-        let readOnly = EntryReader.Policy(now: now, maxAge: nil, expireBy: .modificationDate, accessRefreshInterval: nil, followsSymlinks: true)
+        let readOnly = EntryReader.Policy(
+            now: now, maxAge: nil, expireBy: .modificationDate, accessRefreshInterval: nil, followsSymlinks: true)
         for directory in readOnlyPaths {
-            for name in names.all {
-                if case .hit(let hit) = EntryReader.read(path: directory + "/" + name, policy: readOnly) { return hit }
+            for candidate in primary.moved(to: directory).candidates {
+                if case .hit(let hit) = EntryReader.read(path: candidate.path, policy: readOnly) { return hit }
             }
         }
         return nil
@@ -46,14 +50,18 @@ extension DiskCache {
 
     /// Keeps the index in step with what a read saw: a newer access date, or a file another
     /// process wrote (then the index disagrees with the directory and is rebuilt before use).
-    private func noteRead(name: String, hit: EntryReader.Hit) {
+    private func noteRead(_ location: EntryPath, hit: EntryReader.Hit) {
+        // Under modification-date expiry a read changes no date; files another process wrote
+        // reach the index through the ledger's generation, so the hot path takes no lock.
         let accessOrdered = configuration.expireBy == .accessDate
+        guard accessOrdered else { return }
+        let name = location.name
         state.withLock { state in
             if let known = state.index[name] {
                 if known.size != hit.fileSize {
                     state.upsert(DateOrderedIndex.Entry(name: name, size: hit.fileSize, date: hit.date))
                     state.isStale = true
-                } else if accessOrdered, hit.date > known.date {
+                } else if hit.date > known.date {
                     state.touch(name, date: hit.date)
                 }
             } else if state.isBuilt {
@@ -65,7 +73,8 @@ extension DiskCache {
 
     /// A file the index lists is gone: another process (or a person) removed it, so the index
     /// is rebuilt before it is next used for trimming or totals.
-    private func noteMissing(name: String) {
+    private func noteMissing(_ location: EntryPath) {
+        let name = location.name
         state.withLock { state in
             if state.index[name] != nil {
                 state.remove(name)
@@ -76,10 +85,10 @@ extension DiskCache {
 
     /// Where an unexpired entry for `key` is: a path, or nil.
     func locate(key: String) -> String? {
-        let names = naming.names(forKey: key)
+        let primary = naming.entryPath(forKey: key, in: directoryPath)
         let now = POSIX.now()
-        for name in names.all {
-            let path = directoryPath + "/" + name
+        for candidate in primary.candidates {
+            let path = candidate.path
             guard let st = POSIX.lstatPath(path), POSIX.isRegular(st), st.st_size > 0 else { continue }
             if configuration.maxAge >= 0 {
                 var date = POSIX.seconds(st.st_mtim)
@@ -89,8 +98,8 @@ extension DiskCache {
             return path
         }
         for directory in readOnlyPaths {
-            for name in names.all {
-                let path = directory + "/" + name
+            for candidate in primary.moved(to: directory).candidates {
+                let path = candidate.path
                 if let st = POSIX.lstatPath(path), POSIX.isRegular(st), st.st_size > 0 { return path }
             }
         }

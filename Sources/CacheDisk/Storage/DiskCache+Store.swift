@@ -18,7 +18,7 @@ extension DiskCache {
     ///   `permissionDenied`, `ioError`, or `tooLarge` when the entry alone exceeds
     ///   ``Configuration/maxSize``. Nothing else in the cache is lost.
     public func storeData(_ data: Data, validators: CacheValidators? = nil, forKey key: String) throws {
-        let names = naming.names(forKey: key)
+        let location = naming.entryPath(forKey: key, in: directoryPath)
         let header = EntryFormat.header(payloadLength: data.count, validators: validators)
         let fileSize = header.count + data.count
         if configuration.maxSize > 0, fileSize > configuration.maxSize {
@@ -28,7 +28,7 @@ extension DiskCache {
         }
         var recreated = false
         while true {
-            switch attemptStore(name: names.primary, header: header, data: data) {
+            switch attemptStore(location, header: header, data: data) {
             case .success:
                 return
             case .failure(let failure) where (failure.code == ENOENT || failure.code == ENOTDIR) && !recreated:
@@ -41,15 +41,17 @@ extension DiskCache {
         }
     }
 
-    private func attemptStore(name: String, header: [UInt8], data: Data) -> Result<Void, SystemCallFailure> {
-        let written = EntryWriter.writeTemporary(
+    private func attemptStore(_ location: EntryPath, header: [UInt8], data: Data) -> Result<Void, SystemCallFailure> {
+        let temporary: (path: String, size: Int)
+        switch EntryWriter.writeTemporary(
             directory: directoryPath, header: header, payload: data,
             synchronize: configuration.synchronizesWrites, faults: configuration.faults)
-        guard case .success(let temporary) = written else {
-            if case .failure(let failure) = written { return .failure(failure) }
-            return .success(())
+        {
+        case .success(let written): temporary = written
+        case .failure(let failure): return .failure(failure)
         }
-        let finalPath = directoryPath + "/" + name
+        let finalPath = location.path
+        let name = location.name
         let now = POSIX.now()
         let flushAt = ledgerBatchBytes
         let outcome = state.withLock { state -> Result<Bool, SystemCallFailure> in
@@ -78,12 +80,13 @@ extension DiskCache {
     /// Removes the entry for `key` (under its name with and without extension).
     /// - Throws: ``ImageKernelError`` when a file exists but cannot be removed.
     public func removeData(forKey key: String) throws {
-        let names = naming.names(forKey: key)
+        let candidates = naming.entryPath(forKey: key, in: directoryPath).candidates
         let flushAt = ledgerBatchBytes
         let failure = state.withLock { state -> SystemCallFailure? in
             var failure: SystemCallFailure?
-            for name in names.all {
-                let path = directoryPath + "/" + name
+            for candidate in candidates {
+                let path = candidate.path
+                let name = candidate.name
                 var size = state.index[name]?.size
                 if size == nil, let st = POSIX.lstatPath(path), POSIX.isRegular(st) { size = Int(st.st_size) }
                 let code = POSIX.unlinkPath(path)

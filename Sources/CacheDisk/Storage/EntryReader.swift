@@ -78,18 +78,11 @@ enum EntryReader {
             var times = [timespec(tv_sec: 0, tv_nsec: POSIX.utimeNow), timespec(tv_sec: 0, tv_nsec: POSIX.utimeOmit)]
             if futimens(fd, &times) == 0, policy.expireBy == .accessDate { date = policy.now }
         }
-        let owner = BufferOwner(base)
+        // The Data views the payload inside the buffer and frees the whole buffer when it goes.
+        let offset = parsed.payloadOffset
         let data = Data(
-            bytesNoCopy: base + parsed.payloadOffset, count: parsed.payloadLength,
-            deallocator: .custom { _, _ in owner.release() })
+            bytesNoCopy: base + offset, count: parsed.payloadLength,
+            deallocator: .custom { payload, _ in (payload - offset).deallocate() })
         return .hit(Hit(data: data, validators: parsed.validators, fileSize: total, date: date))
     }
-}
-
-/// Frees a read buffer when the `Data` that views part of it goes away.
-private final class BufferOwner: @unchecked Sendable {
-    // Written once at init, freed once by Data's deallocator: no concurrent access.
-    private let base: UnsafeMutableRawPointer
-    init(_ base: UnsafeMutableRawPointer) { self.base = base }
-    func release() { base.deallocate() }
 }
