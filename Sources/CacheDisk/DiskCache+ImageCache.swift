@@ -26,15 +26,19 @@ extension DiskCache {
         }
     }
 
+    /// Removes the entry for `key` for `.disk` and `.all` (read-only paths are untouched).
     public func remove(key: String, type: ImageCacheType) async throws {
         guard type.includesDisk else { return }
         try removeData(forKey: key)
     }
 
+    /// `.disk` when an unexpired entry file for `key` exists (here or in a read-only path) and
+    /// `type` includes the disk tier, else `.none`.
     public func contains(key: String, type: ImageCacheType) async -> ImageCacheType {
         type.includesDisk && containsData(forKey: key) ? .disk : .none
     }
 
+    /// ``removeAll()`` for `.disk` and `.all`.
     public func clear(type: ImageCacheType) async throws {
         guard type.includesDisk else { return }
         try removeAll()
