@@ -8,6 +8,9 @@
 #include "cpng.h"
 
 _Static_assert(PNG_LIBPNG_VER >= 10600, "CPNG needs libpng 1.6");
+/* cpng.h speaks size_t and uint32_t where libpng speaks png_size_t and png_uint_32. */
+_Static_assert(sizeof(png_size_t) == sizeof(size_t), "png_size_t is size_t");
+_Static_assert(sizeof(png_uint_32) == sizeof(uint32_t), "png_uint_32 is 32 bits");
 
 /* Why a libpng call failed. Every cpng object starts with one; libpng's error pointer points at
  * it. Fields are set just before png_error (or by libpng's warnings) and read after the longjmp. */

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,10 +22,12 @@ struct cpng_progressive {
 /* Called by libpng once every chunk before the image data is read. */
 static void cpng_info_callback(png_structp png, png_infop info) {
     cpng_progressive *decoder = png_get_progressive_ptr(png);
-    uint64_t pixels = (uint64_t)png_get_image_width(png, info) * png_get_image_height(png, info);
-    if (pixels > decoder->pixel_limit) {
+    png_uint_32 width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+    if ((uint64_t)width * height > decoder->pixel_limit) {
         decoder->error.limit_hit = 1;
-        cpng_set_message(&decoder->error, "the image has more pixels than the pixel limit allows");
+        snprintf(decoder->error.message, sizeof decoder->error.message,
+                 "the PNG is %ux%u, over the pixel limit of %llu pixels", (unsigned)width, (unsigned)height,
+                 (unsigned long long)decoder->pixel_limit);
         png_error(png, "pixel limit");
     }
     cpng_configure_read(png, info, decoder->flags, &decoder->header);

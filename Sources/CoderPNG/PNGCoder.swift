@@ -18,7 +18,10 @@ import ImageKernel
 ///
 /// PNG has no reduced-size decode, so a ``DecodeOptions/thumbnailPixelSize`` is honoured by
 /// decoding the full image and then averaging it down (area average, aspect ratio kept, never
-/// enlarged). The pixel limit is checked from IHDR before the pixel buffer is allocated.
+/// enlarged). The pixel limit is checked from IHDR before the pixel buffer is allocated; because
+/// PNG cannot be decoded smaller without the full buffer, ``DecodeOptions/scaleDownLargeImages``
+/// does not rescue an image over the limit (it is refused). APNG animation frames are not
+/// decoded: the default image is returned.
 ///
 /// Errors are ``ImageKernelError``s with stage `.decode`/`.encode`, plugin `"CoderPNG"`, code
 /// `corruptData`, `truncated`, `pixelLimitExceeded`, `unsupported` or `invalidArgument`, and
