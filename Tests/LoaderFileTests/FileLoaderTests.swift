@@ -1,7 +1,6 @@
 import Foundation
 import ImageKernel
 import LoaderFile
-import Synchronization
 import Testing
 
 @Suite("LoaderFile")
@@ -21,7 +20,7 @@ struct FileLoaderTests {
         let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let file = dir.appendingPathComponent("a b.png")
         try bytes.write(to: file)
-        let reports = Mutex<[LoadProgress]>([])
+        let reports = Locked<[LoadProgress]>([])
         let loader = FileLoader(configuration: .init(chunkSize: 65_536))
         let result = try await load(file, loader: loader, options: .progressiveLoad) { p in reports.withLock { $0.append(p) } }
         #expect(result.data == bytes)
@@ -62,7 +61,7 @@ struct FileLoaderTests {
         let file = dir.appendingPathComponent("big.bin")
         try Data(count: 10_001).write(to: file)
         let loader = FileLoader(configuration: .init(maxFileSize: 10_000))
-        let progressCalls = Mutex(0)
+        let progressCalls = Locked(0)
         do {
             _ = try await load(file, loader: loader) { _ in progressCalls.withLock { $0 += 1 } }
             Issue.record("loaded a file over the limit")
