@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "ImageKernel", targets: ["ImageKernel"]),
         .library(name: "LoaderFile", targets: ["LoaderFile"]),
+        .library(name: "CoderPNG", targets: ["CoderPNG"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -29,6 +30,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "LoaderFile", dependencies: ["ImageKernel"], swiftSettings: strict),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
+        .target(name: "CoderPNG", dependencies: ["ImageKernel", "CPNG"], swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",
@@ -40,6 +43,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(
+            name: "CoderPNGTests",
+            dependencies: ["CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(name: "imagekernelTests", dependencies: ["imagekernel"], swiftSettings: strict),
