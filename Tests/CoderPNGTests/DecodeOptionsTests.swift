@@ -64,19 +64,19 @@ struct DecodeOptionsTests {
         #expect(error?.message.contains("user limit") == true)
     }
 
-    @Test func thumbnailCoversTheRequestedSizeKeepingAspectRatio() throws {
+    @Test func thumbnailFitsInsideTheRequestedSizeKeepingAspectRatio() throws {
         let image = try makeImage(width: 200, height: 100, format: .rgb8)
         let data = try coder.encode(image, as: .png, options: EncodeOptions())
         let thumbnail = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 40, height: 40)))
-        #expect(thumbnail.width == 80 && thumbnail.height == 40)
+        #expect(thumbnail.width == 40 && thumbnail.height == 20)
         #expect(thumbnail.sourceFormat == .png)
-        let exact = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 50, height: 10)))
-        #expect(exact.width == 50 && exact.height == 25)
+        let tall = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 50, height: 10)))
+        #expect(tall.width == 20 && tall.height == 10)
     }
 
     @Test func thumbnailNeverEnlarges() throws {
         let data = try TestData.data("pngsuite/basn6a08.png")
-        let image = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 500, height: 20)))
+        let image = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 500, height: 40)))
         #expect(image.width == 32 && image.height == 32)
         #expect(image == (try coder.decode(data, options: DecodeOptions())))
     }

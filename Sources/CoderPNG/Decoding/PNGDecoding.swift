@@ -77,7 +77,7 @@ enum PNGDecoding {
     /// Averages the image down to the requested thumbnail size, if one is set and smaller.
     static func applyThumbnail(_ image: Image, options: DecodeOptions, coder: String) throws(ImageKernelError) -> Image {
         guard let target = options.thumbnailPixelSize,
-              let size = AreaDownscale.coveringSize(width: image.width, height: image.height, target: target)
+              let size = AreaDownscale.fittingSize(width: image.width, height: image.height, target: target)
         else { return image }
         return try AreaDownscale.downscale(image, width: size.width, height: size.height)
     }

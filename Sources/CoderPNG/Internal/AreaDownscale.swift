@@ -4,17 +4,12 @@ import ImageKernel
 /// smaller size. Colour is averaged weighted by alpha, so fully transparent pixels do not bleed
 /// their (meaningless) colour into the result.
 enum AreaDownscale {
-    /// The smallest size with the image's aspect ratio that covers `target`, or nil when that
-    /// would not be smaller than the image (thumbnails never enlarge).
-    static func coveringSize(width: Int, height: Int, target: PixelSize) -> PixelSize? {
+    /// The kernel's thumbnail size (aspect kept, inside `target`, never enlarged), or nil when
+    /// that is the image's own size.
+    static func fittingSize(width: Int, height: Int, target: PixelSize) -> PixelSize? {
         guard width > 0, height > 0, target.width > 0, target.height > 0 else { return nil }
-        let scale = max(Double(target.width) / Double(width), Double(target.height) / Double(height))
-        guard scale < 1 else { return nil }
-        // The epsilon keeps 100 × 0.2 from rounding up to 21.
-        let w = min(width, max(1, Int((Double(width) * scale - 1e-9).rounded(.up))))
-        let h = min(height, max(1, Int((Double(height) * scale - 1e-9).rounded(.up))))
-        guard w < width || h < height else { return nil }
-        return PixelSize(width: w, height: h)
+        let size = PixelSize.thumbnail(of: PixelSize(width: width, height: height), fitting: target)
+        return size.width < width || size.height < height ? size : nil
     }
 
     static func downscale(_ image: Image, width: Int, height: Int) throws(ImageKernelError) -> Image {
