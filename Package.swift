@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ImageKernel", targets: ["ImageKernel"]),
         .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .library(name: "LoaderFile", targets: ["LoaderFile"]),
+        .library(name: "CoderPNG", targets: ["CoderPNG"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -37,11 +38,13 @@ let package = Package(
         // Child process for CacheDiskTests (crash and multi-process tests); not a product.
         .executableTarget(name: "cachedisk-stress", dependencies: ["CacheDisk", "ImageKernel"], swiftSettings: strict),
         .target(name: "LoaderFile", dependencies: ["ImageKernel"], swiftSettings: strict),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
+        .target(name: "CoderPNG", dependencies: ["ImageKernel", "CPNG"], swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile",
+                "ImageKernel", "LoaderFile", "CoderPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -53,8 +56,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(
+            name: "CoderPNGTests",
+            dependencies: ["CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
-        .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(name: "imagekernelTests", dependencies: ["imagekernel"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -20,6 +20,15 @@ let package = Package(
             name: "bench-kernel",
             dependencies: ["BenchSupport", .product(name: "ImageKernel", package: "ImageKernel")]
         ),
+        .target(name: "CBenchPNG", linkerSettings: [.linkedLibrary("png")]),
+        .executableTarget(
+            name: "bench-png",
+            dependencies: [
+                "BenchSupport", "CBenchPNG",
+                .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderPNG", package: "ImageKernel"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -112,7 +112,7 @@ struct ManagerOptionTests {
         let result = try await manager.image(for: memURL("a"), options: .avoidDecode)
         #expect(result.image == nil)
         #expect(result.data == bytes)
-        #expect(coder.decodeCount.load(ordering: .relaxed) == 0)
+        #expect(coder.decodeCount.value == 0)
     }
 
     @Test func progressiveLoadDeliversPreviewsThenTheFullImage() async throws {

@@ -1,6 +1,5 @@
 import Foundation
 import ImageKernel
-import Synchronization
 import Testing
 
 @Suite("Stress")

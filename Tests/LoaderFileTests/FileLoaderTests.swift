@@ -1,7 +1,7 @@
 import Foundation
 import ImageKernel
+import ImageKernelConformance
 import LoaderFile
-import Synchronization
 import Testing
 
 @Suite("LoaderFile")
@@ -21,7 +21,7 @@ struct FileLoaderTests {
         let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let file = dir.appendingPathComponent("a b.png")
         try bytes.write(to: file)
-        let reports = Mutex<[LoadProgress]>([])
+        let reports = Locked<[LoadProgress]>([])
         let loader = FileLoader(configuration: .init(chunkSize: 65_536))
         let result = try await load(file, loader: loader, options: .progressiveLoad) { p in reports.withLock { $0.append(p) } }
         #expect(result.data == bytes)
@@ -62,7 +62,7 @@ struct FileLoaderTests {
         let file = dir.appendingPathComponent("big.bin")
         try Data(count: 10_001).write(to: file)
         let loader = FileLoader(configuration: .init(maxFileSize: 10_000))
-        let progressCalls = Mutex(0)
+        let progressCalls = Locked(0)
         do {
             _ = try await load(file, loader: loader) { _ in progressCalls.withLock { $0 += 1 } }
             Issue.record("loaded a file over the limit")
@@ -105,5 +105,20 @@ struct FileLoaderTests {
         } catch {
             #expect((error as? ImageKernelError)?.code == .cancelled || error is CancellationError)
         }
+    }
+}
+
+@Suite("LoaderFile conformance")
+struct FileLoaderConformanceTests {
+    @Test func passesTheLoaderSuite() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("loaderfile-conf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("fixture.png")
+        let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try bytes.write(to: file)
+        try await LoaderConformance(
+            loader: FileLoader(configuration: .init(chunkSize: 16_384)), url: file, expectedData: bytes,
+            unreachableURL: dir.appendingPathComponent("missing.png"), unreachableIsTransient: false
+        ).run()
     }
 }

@@ -90,3 +90,32 @@ struct CLITests {
         #expect(try CLI.run(["convert", "a.png", "b.unknownext"]).status != 0)
     }
 }
+
+@Suite("imagekernel info against the reference table")
+struct CLIReferenceTests {
+    /// Rows of ../shared/testdata/REFERENCE.tsv by path: width, height, sha256_rgba, sha256_rgba_hb16.
+    static func reference() throws -> [String: [String]] {
+        let table = try String(contentsOf: TestData.url("REFERENCE.tsv"), encoding: .utf8)
+        var rows: [String: [String]] = [:]
+        for line in table.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if fields.count > 9, fields[1] != "ERROR" { rows[fields[0]] = fields }
+        }
+        return rows
+    }
+
+    @Test(arguments: [
+        "pngsuite/basn2c08.png", "pngsuite/basn3p04.png", "pngsuite/basi6a16.png", "pngsuite/basn0g16.png",
+        "pngsuite/tbrn2c08.png", "pngsuite/basi0g01.png",
+    ])
+    func pngHashesMatch(_ path: String) throws {
+        let row = try #require(try Self.reference()[path])
+        let output = try CLI.run(["info", TestData.url(path).path])
+        #expect(output.status == 0, "\(output.stdout)")
+        let line = try #require(output.lines.dropFirst().first)
+        #expect(line[1] == "png")
+        #expect(line[2] == row[2] && line[3] == row[3])
+        let expected = line[4].hasPrefix("gray") && path.contains("16") ? row[9] : row[5]
+        #expect(line[6] == expected, "\(path)")
+    }
+}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Delivers callbacks until it is closed, and closes exactly once.
 ///
@@ -32,12 +31,4 @@ final class CallbackGate: @unchecked Sendable {
         final()
         return true
     }
-}
-
-/// A value behind a `Mutex`, for reference-type holders.
-final class LockedValue<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
-    var value: Value { mutex.withLock { $0 } }
 }

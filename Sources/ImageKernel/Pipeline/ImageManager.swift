@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 
 /// Turns a URL into an image: cache query, load, decode, transform, store — SDWebImageManager's
 /// contract (DESIGN.md rules 1–8).
@@ -49,8 +48,8 @@ public final class ImageManager: Sendable {
     }
 
     public let configuration: Configuration
-    private let failed = Mutex<Set<URL>>([])
-    private let running = Mutex<RunningOperations>(RunningOperations())
+    private let failed = Locked<Set<URL>>([])
+    private let running = Locked<RunningOperations>(RunningOperations())
 
     private struct RunningOperations {
         var nextID: UInt64 = 1

@@ -14,7 +14,7 @@ public final class ImageOperation: Sendable, Hashable {
     private let gate = CallbackGate()
     private let completion: @Sendable (Result<ImageResult, ImageKernelError>) -> Void
     private let events: (@Sendable (ImageLoadEvent) -> Void)?
-    private let task = LockedValue<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     init(
         id: UInt64, url: URL?, events: (@Sendable (ImageLoadEvent) -> Void)?,

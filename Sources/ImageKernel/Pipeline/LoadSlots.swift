@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Keyed load slots for any owner (UIView+WebCache's idea without UIKit): starting a load in a
 /// slot cancels the load that slot held, so only the latest result for a key lands.
@@ -7,7 +6,7 @@ import Synchronization
 /// An owner — a row model, a widget, a connection — keeps one `LoadSlots` and calls
 /// ``load(_:slot:manager:options:context:events:completion:)`` for each image it shows.
 public final class LoadSlots: Sendable {
-    private let slots = Mutex<[String: ImageOperation]>([:])
+    private let slots = Locked<[String: ImageOperation]>([:])
 
     public init() {}
 

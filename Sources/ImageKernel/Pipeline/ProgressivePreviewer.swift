@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Feeds chunks to the first progressive coder that recognises the data and returns previews.
 /// Chunks arrive in order from one loader; the lock only guards against loaders that call
@@ -12,7 +11,7 @@ final class ProgressivePreviewer: Sendable {
     }
     private let coders: [any ImageCoder]
     private let options: DecodeOptions
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Bytes needed before sniffing picks a coder.
     private static let sniffLength = 32
 

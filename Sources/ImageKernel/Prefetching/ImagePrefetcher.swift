@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Loads lists of URLs into the cache ahead of use, a few at a time.
 ///
@@ -13,7 +12,7 @@ public final class ImagePrefetcher: Sendable {
     public let maxConcurrentPrefetchCount: Int
     /// Options added to every prefetch load.
     public let options: ImageOptions
-    private let tokens = Mutex<[ObjectIdentifier: PrefetchToken]>([:])
+    private let tokens = Locked<[ObjectIdentifier: PrefetchToken]>([:])
 
     public init(manager: ImageManager, maxConcurrentPrefetchCount: Int = 3, options: ImageOptions = []) {
         self.manager = manager

@@ -1,13 +1,12 @@
 import Foundation
-import Synchronization
 
 /// One prefetch call; cancel it to stop its remaining loads and silence its callbacks.
 public final class PrefetchToken: Sendable {
     /// Number of URLs in the call.
     public let total: Int
     private let gate = CallbackGate()
-    private let task = LockedValue<Task<Void, Never>?>(nil)
-    private let tally = Mutex<(finished: Int, skipped: Int)>((0, 0))
+    private let task = Locked<Task<Void, Never>?>(nil)
+    private let tally = Locked<(finished: Int, skipped: Int)>((0, 0))
 
     init(total: Int) { self.total = total }
 

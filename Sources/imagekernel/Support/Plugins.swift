@@ -1,11 +1,12 @@
 import Foundation
 import ImageKernel
+import CoderPNG
 import LoaderFile
 
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([])
+        CoderRegistry([PNGCoder()])
     }
 
     static func loaders() -> LoaderRegistry {

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import ImageKernel
 
 /// A one-line progress bar on standard error, drawn only when both standard output and standard
 /// error are terminals; when output is piped the tool prints plain TSV and no bar.
 final class ProgressBar: Sendable {
     private let total: Int
     private let enabled: Bool
-    private let state = Mutex<(done: Int, bytes: Int64)>((0, 0))
+    private let state = Locked<(done: Int, bytes: Int64)>((0, 0))
 
     init(total: Int, enabled: Bool = isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1) {
         self.total = total

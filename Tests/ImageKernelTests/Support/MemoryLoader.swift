@@ -1,6 +1,5 @@
 import Foundation
 import ImageKernel
-import Synchronization
 
 /// A loader serving bytes from a dictionary, for `mem://` URLs. Counts requests, records the
 /// options it was given, can delay, fail, or answer "not modified" to conditional requests.
@@ -13,9 +12,9 @@ final class MemoryLoader: ImageLoader, Sendable {
     }
 
     let name = "MemoryLoader"
-    private let replies = Mutex<[String: Reply]>([:])
-    let requests = Mutex<[ImageRequest]>([])
-    let lastOptions = Mutex<LoaderOptions?>(nil)
+    private let replies = Locked<[String: Reply]>([:])
+    let requests = Locked<[ImageRequest]>([])
+    let lastOptions = Locked<LoaderOptions?>(nil)
     let chunkSize: Int
 
     init(chunkSize: Int = 4096) { self.chunkSize = chunkSize }
@@ -67,7 +66,7 @@ final class MemoryLoader: ImageLoader, Sendable {
 
 /// Records events delivered to a callback.
 final class EventLog<T: Sendable>: Sendable {
-    private let items = Mutex<[T]>([])
+    private let items = Locked<[T]>([])
     func append(_ item: T) { items.withLock { $0.append(item) } }
     var all: [T] { items.withLock { $0 } }
     var count: Int { items.withLock { $0.count } }
@@ -94,12 +93,4 @@ func makeManager(
     ImageManager(configuration: .init(
         cache: cache, loaders: LoaderRegistry([loader]), coders: CoderRegistry([coder]),
         transformer: transformer, delegate: delegate))
-}
-
-/// A value behind a lock, shareable between tasks.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
-    var value: Value { mutex.withLock { $0 } }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import ImageKernel
-import Synchronization
 
 /// A tiny lossless test format: "IKRAW", width and height (UInt32 LE), alpha flag, then RGB8 or
 /// RGBA8 rows. It can also "encode" as PNG or JPEG (it records the format and writes IKRAW bytes
@@ -8,9 +7,9 @@ import Synchronization
 final class RawCoder: ProgressiveImageCoder, Sendable {
     static let magic = Array("IKRAW".utf8)
     let name: String
-    let encodedFormats = Mutex<[ImageFormat]>([])
-    let decodeCount = Atomic<Int>(0)
-    let lastOptions = Mutex<DecodeOptions?>(nil)
+    let encodedFormats = Locked<[ImageFormat]>([])
+    let decodeCount = Locked(0)
+    let lastOptions = Locked<DecodeOptions?>(nil)
     let encodable: Set<ImageFormat>
 
     init(name: String = "RawCoder", encodable: Set<ImageFormat> = [.png, .jpeg]) {
@@ -54,7 +53,7 @@ final class RawCoder: ProgressiveImageCoder, Sendable {
     }
 
     func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
-        decodeCount.add(1, ordering: .relaxed)
+        decodeCount.withLock { $0 += 1 }
         lastOptions.withLock { $0 = options }
         guard let h = Self.header(data), h.width > 0, h.height > 0 else {
             throw ImageKernelError(stage: .decode, plugin: name, code: .corruptData, message: "not IKRAW")
@@ -74,8 +73,8 @@ final class RawCoder: ProgressiveImageCoder, Sendable {
 
     /// Nearest-neighbour shrink keeping the aspect ratio.
     static func shrink(_ image: Image, toFit box: PixelSize) -> Image {
-        let scale = min(1, min(Double(box.width) / Double(image.width), Double(box.height) / Double(image.height)))
-        let w = max(1, Int((Double(image.width) * scale).rounded())), h = max(1, Int((Double(image.height) * scale).rounded()))
+        let fit = PixelSize.thumbnail(of: PixelSize(width: image.width, height: image.height), fitting: box)
+        let (w, h) = (fit.width, fit.height)
         if w == image.width && h == image.height { return image }
         let bpp = image.pixelFormat.bytesPerPixel
         var out = [UInt8](repeating: 0, count: w * h * bpp)
