@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import ImageKernel
-import Synchronization
 
 /// An ``ImageCache`` on the file system: the bytes of each entry in one file named by a hash of
 /// its key, written atomically, within an age and a size limit.
@@ -41,7 +40,8 @@ public final class DiskCache: ImageCache, Sendable {
     /// The cache directory's path, without a trailing slash.
     let directoryPath: String
     let readOnlyPaths: [String]
-    let state: Mutex<CacheState>
+    /// Guarded by a pthread mutex (`Locked`), which ThreadSanitizer understands.
+    let state: Locked<CacheState>
     /// Builds the index, trims and cleans, one job at a time, off the callers' threads.
     let maintenance = DispatchQueue(label: "CacheDisk.maintenance")
 
@@ -55,7 +55,7 @@ public final class DiskCache: ImageCache, Sendable {
         _ = POSIX.makeDirectories(directoryPath)
         var initial = CacheState()
         initial.ledger = Ledger(directory: directoryPath)
-        state = Mutex(initial)
+        state = Locked(initial)
         maintenance.async { self.rescan() }
     }
 
