@@ -62,7 +62,7 @@ import Testing
         filler.waitUntilIdle()
         for (key, age) in ages { Disk.backdate(filler.path(forKey: key), secondsAgo: age) }
         let fileSize = Disk.totalSize(directory.url) / 20
-        // k0…k4 (1000…840 s) are expired; the other 15 files exceed the limit of 12 files.
+        // k0…k5 (1000…800 s) are expired; the other 14 files exceed the limit of 12 files.
         let cache = cache { $0.maxAge = 800; $0.maxSize = fileSize * 12; $0.expireBy = expireBy }
         let result = cache.clean()
         let kept = Set(Disk.entryNames(directory.url))
