@@ -27,7 +27,10 @@ import ImageKernel
 ///   other entries are untouched. Reads never throw: anything unreadable is a miss.
 ///
 /// The synchronous methods block on file I/O and are safe from any thread; the `ImageCache`
-/// methods call them directly (each is a few short system calls).
+/// methods call them directly (each is a few short system calls). Create one `DiskCache` per
+/// directory and share it: each instance scans the directory once when it starts. A short-lived
+/// program should call ``waitUntilIdle()`` before it exits so that a trim in progress finishes
+/// and its size changes reach the other processes.
 public final class DiskCache: ImageCache, Sendable {
     static let pluginName = "CacheDisk"
 

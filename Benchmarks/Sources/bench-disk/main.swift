@@ -87,9 +87,9 @@ if runs("limit") {
         for i in 0..<count { try filler.storeData(data, forKey: "k\(i)") }
         filler.waitUntilIdle()
         let fileSize = filler.totalSize() / count
-        let cache = DiskCache(configuration: .init(directory: directory, maxSize: fileSize * count))
         let clock = ContinuousClock()
         let indexStart = clock.now
+        let cache = DiskCache(configuration: .init(directory: directory, maxSize: fileSize * count))
         cache.waitUntilIdle()
         let indexBuild = Measure.seconds(clock.now - indexStart)
         // Replacing entries keeps the cache at its limit: every store checks it, none trims.
