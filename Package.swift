@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile", "CoderPNG",
+                "ImageKernel", "LoaderFile", "CoderPNG", "CacheDisk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -119,3 +119,33 @@ struct CLIReferenceTests {
         #expect(line[6] == expected, "\(path)")
     }
 }
+
+@Suite("imagekernel cache and disk")
+struct CLICacheTests {
+    @Test func fetchFillsTheDiskCacheAndCacheCommandsReadAndEmptyIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-cache-\(UUID().uuidString)")
+        let sample = TestData.url("pngsuite/basn2c08.png").path
+        let first = try CLI.run(["fetch", "--cache-dir", dir.path, sample])
+        #expect(first.status == 0, "\(first.stdout)")
+        #expect(first.lines.dropFirst().first?[1] == "none")
+        let second = try CLI.run(["fetch", "--cache-dir", dir.path, sample])
+        #expect(second.lines.dropFirst().first?[1] == "disk", "a new process finds the entry on disk")
+        #expect(second.lines.dropFirst().first.map { Array($0[2...3]) } == ["32", "32"])
+
+        let stats = try CLI.run(["cache", "stats", "--cache-dir", dir.path])
+        #expect(stats.lines.first == ["directory", "entries", "bytes"])
+        #expect(stats.lines.dropFirst().first?[1] == "1")
+        let clear = try CLI.run(["cache", "clear", "--cache-dir", dir.path])
+        #expect(clear.status == 0)
+        #expect(clear.lines.dropFirst().first?[0] == "1")
+        #expect(try CLI.run(["cache", "stats", "--cache-dir", dir.path]).lines.dropFirst().first?[1] == "0")
+    }
+
+    @Test func cleanWithMaxAgeZeroRemovesEverything() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-clean-\(UUID().uuidString)")
+        _ = try CLI.run(["fetch", "--cache-dir", dir.path, TestData.url("pngsuite/basn0g08.png").path, TestData.url("pngsuite/basn6a08.png").path])
+        let clean = try CLI.run(["cache", "clean", "--cache-dir", dir.path, "--max-age", "0"])
+        #expect(clean.lines.first == ["removed_entries", "removed_bytes", "entries", "bytes"])
+        #expect(clean.lines.dropFirst().first.map { [$0[0], $0[2]] } == ["2", "0"])
+    }
+}
