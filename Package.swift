@@ -9,8 +9,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ImageKernel", targets: ["ImageKernel"]),
+        .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .library(name: "LoaderFile", targets: ["LoaderFile"]),
         .library(name: "CoderJPEG", targets: ["CoderJPEG"]),
+        .library(name: "CoderPNG", targets: ["CoderPNG"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -29,23 +31,42 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "CacheDisk",
+            dependencies: ["ImageKernel", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // Child process for CacheDiskTests (crash and multi-process tests); not a product.
+        .executableTarget(name: "cachedisk-stress", dependencies: ["CacheDisk", "ImageKernel"], swiftSettings: strict),
         .target(name: "LoaderFile", dependencies: ["ImageKernel"], swiftSettings: strict),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CoderJPEG", dependencies: ["ImageKernel", "CJPEG"], swiftSettings: strict),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
+        .target(name: "CoderPNG", dependencies: ["ImageKernel", "CPNG"], swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile",
+                "ImageKernel", "LoaderFile", "CoderPNG", "CacheDisk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CacheDiskTests",
+            dependencies: ["CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(
             name: "CoderJPEGTests",
             dependencies: ["CoderJPEG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderPNGTests",
+            dependencies: ["CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
