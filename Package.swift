@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile", "CoderPNG", "CacheDisk",
+                "ImageKernel", "LoaderFile", "CoderPNG", "CoderJPEG", "CacheDisk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -10,11 +10,11 @@ let package = Package(
     targets: [
         .executableTarget(name: "thumbnailer", dependencies: [
             .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "LoaderFile", package: "ImageKernel"),
-            .product(name: "CoderPNG", package: "ImageKernel"),
+            .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
         ]),
         .executableTarget(name: "chapter-prefetcher", dependencies: [
             .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "LoaderFile", package: "ImageKernel"),
-            .product(name: "CoderPNG", package: "ImageKernel"),
+            .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
         ]),
         .executableTarget(name: "custom-coder", dependencies: [
             .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "LoaderFile", package: "ImageKernel"),

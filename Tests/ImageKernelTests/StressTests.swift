@@ -7,7 +7,7 @@ struct StressTests {
     @Test func tenThousandLoadsWithRandomCancellationsCompleteExactlyOnce() async throws {
         let loader = MemoryLoader(chunkSize: 16)
         for i in 0..<50 {
-            loader.serve("s\(i)", data: RawCoder.data(width: 3, height: 3, seed: UInt8(i)), delay: .microseconds(200 * (i % 5)))
+            loader.serve("s\(i)", data: RawCoder.data(width: 3, height: 3, seed: UInt8(i)), delay: i % 5 == 4 ? .milliseconds(30) : .microseconds(200 * (i % 5)))
         }
         let manager = makeManager(loader: loader)
         let total = 10_000

@@ -149,3 +149,20 @@ struct CLICacheTests {
         #expect(clean.lines.dropFirst().first.map { [$0[0], $0[2]] } == ["2", "0"])
     }
 }
+
+extension CLIReferenceTests {
+    @Test(arguments: [
+        "jpeg/libjpeg-turbo/testorig.jpg", "jpeg/libjpeg-turbo/testimgari.jpg", "jpeg/mozilla/jpg-cmyk-1.jpg",
+        "jpeg/mozilla/jpg-progressive.jpg", "jpeg/mozilla/jpg-gray.jpg", "exif-orientation/pillow/hopper_orientation_6.jpg",
+    ])
+    func jpegHashesAndOrientationMatch(_ path: String) throws {
+        let row = try #require(try Self.reference()[path], "\(path) not in REFERENCE.tsv")
+        let output = try CLI.run(["info", TestData.url(path).path])
+        #expect(output.status == 0, "\(output.stdout)")
+        let line = try #require(output.lines.dropFirst().first)
+        #expect(line[1] == "jpeg")
+        #expect(line[2] == row[2] && line[3] == row[3])
+        #expect(line[5] == (Int(row[7]).map { $0 >= 1 ? String($0) : "1" } ?? "1"), "orientation of \(path)")
+        #expect(line[6] == row[5], "\(path)")
+    }
+}

@@ -1,6 +1,7 @@
 // chapter-prefetcher: warm the cache with every page of a "chapter" (a list of URLs or paths),
 // three at a time, reading progress from the prefetcher's AsyncSequence of events.
 // Usage: chapter-prefetcher FILE...
+import CoderJPEG
 import CoderPNG
 import Foundation
 import ImageKernel
@@ -9,7 +10,7 @@ import LoaderFile
 let pages = CommandLine.arguments.dropFirst().map { URL(fileURLWithPath: $0) }
 let cache = MemoryCache(costLimit: 64 << 20)
 let manager = ImageManager(configuration: .init(
-    cache: cache, loaders: LoaderRegistry([FileLoader()]), coders: CoderRegistry([PNGCoder()])))
+    cache: cache, loaders: LoaderRegistry([FileLoader()]), coders: CoderRegistry([PNGCoder(), JPEGCoder()])))
 let prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 3)
 
 for await event in prefetcher.events(for: pages) {

@@ -1,5 +1,6 @@
 // thumbnailer: decode each image straight to a thumbnail and write it as PNG.
 // Usage: thumbnailer [--size WxH] [--out DIR] FILE...
+import CoderJPEG
 import CoderPNG
 import Foundation
 import ImageKernel
@@ -17,7 +18,7 @@ try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirect
 
 let manager = ImageManager(configuration: .init(
     loaders: LoaderRegistry([FileLoader()]),
-    coders: CoderRegistry([PNGCoder()])))  // register JPEGCoder()/HEIFCoder() here when linked
+    coders: CoderRegistry([PNGCoder(), JPEGCoder()])))
 var context = ImageContext()
 context.thumbnailPixelSize = box
 

@@ -1,13 +1,14 @@
 import Foundation
 import ImageKernel
 import CacheDisk
+import CoderJPEG
 import CoderPNG
 import LoaderFile
 
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([PNGCoder()])
+        CoderRegistry([PNGCoder(), JPEGCoder()])
     }
 
     static func loaders() -> LoaderRegistry {

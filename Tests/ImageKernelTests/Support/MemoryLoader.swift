@@ -73,7 +73,7 @@ final class EventLog<T: Sendable>: Sendable {
 }
 
 /// Waits (with a generous bound) for a condition that another task makes true.
-func eventually(_ timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
+func eventually(_ timeout: Duration = .seconds(60), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {
