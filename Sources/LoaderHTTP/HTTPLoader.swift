@@ -1,0 +1,99 @@
+import Foundation
+import ImageKernel
+import Synchronization
+
+/// An ``ImageLoader`` for `http` and `https` URLs on libcurl's multi interface.
+///
+/// One driver thread runs one curl multi handle for all of the loader's transfers, so connections
+/// are reused and HTTP/2 streams are multiplexed where the server offers it. Loads of the same
+/// request coalesce into one transfer (see ``TransferSpec``-equality below); cancelling a caller's
+/// task detaches only that caller, and the last caller leaving cancels the transfer and closes
+/// its connection. At most ``Configuration/maxConcurrentDownloads`` transfers run at once; the
+/// rest wait in a queue ordered by priority, then FIFO or LIFO.
+///
+/// Two loads share a transfer when their final requests are equal: same URL, same headers (after
+/// merging, validators, the headers filter and the request modifier), and the same
+/// `handleCookies` and `allowInvalidSSLCertificates` options. Priority and progressive delivery
+/// are per caller. A load that arrives after the transfer finished starts a new one.
+///
+/// Call ``shutdown()`` when done (deinit does it too); it stops the driver thread.
+public final class HTTPLoader: ImageLoader {
+    /// How the loader names itself in errors: `"LoaderHTTP"`.
+    public static let pluginName = "LoaderHTTP"
+
+    /// A snapshot of the loader's queue.
+    public struct Status: Sendable, Hashable {
+        /// Transfers waiting for a free slot.
+        public var queuedTransfers: Int
+        /// Transfers added to curl.
+        public var runningTransfers: Int
+        /// Callers waiting for a result, across all transfers.
+        public var tokens: Int
+    }
+
+    public var name: String { Self.pluginName }
+    /// The settings this loader was created with.
+    public let configuration: Configuration
+    private let driver: CurlDriver
+    private let nextTokenID = Atomic<UInt64>(1)
+
+    /// Creates a loader and starts its driver thread.
+    /// - Throws: ``ImageKernelError`` with code `internal` when libcurl cannot be initialised.
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        self.driver = try CurlDriver(configuration: configuration)
+    }
+
+    deinit { driver.shutdown(wait: false) }
+
+    public func canLoad(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    /// Loads the request's URL. `progress` is called on the loader's driver thread; keep it short.
+    public func load(
+        _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
+        progress: @escaping @Sendable (LoadProgress) -> Void
+    ) async throws -> LoadResult {
+        try Task.checkCancellation()
+        let spec = try makeSpec(request, options: options, context: context)
+        let priority: LoadToken.Priority =
+            options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+        let token = LoadToken(
+            id: nextTokenID.add(1, ordering: .relaxed).oldValue, priority: priority,
+            wantsChunks: options.contains(.progressiveLoad), progress: progress)
+        let driver = self.driver
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard token.install(continuation) else { return }
+                if !driver.send(.attach(spec, token)) {
+                    token.complete(.failure(.http(.cancelled, "the loader was shut down")))
+                }
+            }
+        } onCancel: {
+            token.complete(.failure(.cancelled(.load, plugin: Self.pluginName)))
+            driver.send(.detach(tokenID: token.id))
+        }
+    }
+
+    /// Fails every queued and running download with `cancelled`.
+    public func cancelAllDownloads() {
+        driver.send(.cancelAll)
+    }
+
+    /// The number of queued and running transfers and of waiting callers.
+    public func status() async -> Status {
+        let driver = self.driver
+        return await withCheckedContinuation { continuation in
+            let sent = driver.send(.status { continuation.resume(returning: $0) })
+            if !sent { continuation.resume(returning: Status(queuedTransfers: 0, runningTransfers: 0, tokens: 0)) }
+        }
+    }
+
+    /// Stops the driver thread: waiting callers fail with `cancelled`, later loads fail at once.
+    /// Returns when the thread has finished (unless called from a progress or modifier callback).
+    public func shutdown() {
+        driver.shutdown(wait: true)
+    }
+}

@@ -1,0 +1,104 @@
+internal import CCurl
+import Foundation
+import ImageKernel
+
+/// What curl's callbacks do with the response, and how a finished transfer becomes an outcome.
+/// Callbacks stop a transfer by returning false (the C callback then returns a short count) after
+/// storing the reason in ``abortError``.
+extension Transfer {
+    /// One header line of any response in the redirect chain. A status line starts a new header set.
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lastActivity = .now
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            incomingHeaders = [:]
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if let previous = incomingHeaders[name] {
+                incomingHeaders[name] = previous + ", " + value
+            } else {
+                incomingHeaders[name] = value
+            }
+        }
+        return true
+    }
+
+    /// A piece of the final response's body.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lastActivity = .now
+        if response == nil, !acceptHead() { return false }
+        if Int64(body.count) + Int64(bytes.count) > configuration.maxBodySize {
+            abortError = tooLarge()
+            return false
+        }
+        body.append(contentsOf: bytes)
+        reportProgress(chunk: tokens.contains { $0.wantsChunks } ? Data(bytes) : nil)
+        return true
+    }
+
+    /// Reads the final status and headers, runs the response modifier and decides whether the
+    /// body is wanted. Returns false (with ``abortError`` set) to refuse the response.
+    func acceptHead() -> Bool {
+        guard let easy else { return false }
+        var status = 0
+        _ = CCurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var length: curl_off_t = -1
+        _ = CCurl_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+        expected = length >= 0 ? Int64(length) : -1
+        var head = HTTPResponse(url: effectiveURL() ?? spec.url, statusCode: status, headers: incomingHeaders)
+        if let modifier = configuration.responseModifier {
+            guard let modified = modifier.modified(head) else {
+                abortError = .http(.invalidResponse, "the response modifier refused the response (status \(status))")
+                return false
+            }
+            head = modified
+        }
+        response = head
+        if head.statusCode == 304 && spec.isConditional { return true }
+        guard configuration.acceptableStatusCodes.contains(head.statusCode) else {
+            abortError = .http(.httpStatus, "the server answered \(head.statusCode) for \(head.url.absoluteString)", httpStatus: head.statusCode)
+            return false
+        }
+        if expected > configuration.maxBodySize {
+            abortError = tooLarge()
+            return false
+        }
+        if expected > 0 { body.reserveCapacity(Int(expected)) }
+        return true
+    }
+
+    /// The outcome of a transfer that curl finished with `code`. Call before releasing the handle.
+    func outcome(for code: CURLcode) -> Result<LoadResult, ImageKernelError> {
+        if let abortError { return .failure(abortError) }
+        guard code == CURLE_OK else {
+            return .failure(CurlErrorMapping.error(for: code, redirected: redirectCount() > 0))
+        }
+        if response == nil, !acceptHead() { return .failure(abortError ?? .http(.internalError, "no response")) }
+        guard let response else { return .failure(.http(.internalError, "no response")) }
+        if response.statusCode == 304 && spec.isConditional {
+            return .success(LoadResult(
+                data: Data(), url: response.url, statusCode: 304, headers: response.headers, notModified: true))
+        }
+        return .success(LoadResult(data: body, url: response.url, statusCode: response.statusCode, headers: response.headers))
+    }
+
+    private func tooLarge() -> ImageKernelError {
+        let size = expected >= 0 ? "\(expected) bytes" : "more than \(configuration.maxBodySize) bytes"
+        return .http(.tooLarge, "the body (\(size)) exceeds maxBodySize \(configuration.maxBodySize)")
+    }
+
+    private func effectiveURL() -> URL? {
+        guard let easy else { return nil }
+        var text: UnsafePointer<CChar>?
+        guard CCurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &text) == CURLE_OK, let text else { return nil }
+        return URL(string: String(cString: text))
+    }
+
+    private func redirectCount() -> Int {
+        guard let easy else { return 0 }
+        var count = 0
+        _ = CCurl_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &count)
+        return count
+    }
+}
