@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "ImageKernel", targets: ["ImageKernel"]),
         .library(name: "LoaderFile", targets: ["LoaderFile"]),
+        .library(name: "LoaderHTTP", targets: ["LoaderHTTP"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -29,6 +30,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "LoaderFile", dependencies: ["ImageKernel"], swiftSettings: strict),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
+        .target(name: "HTTPTestServer", swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",
@@ -41,6 +45,11 @@ let package = Package(
         ),
         .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(
+            name: "LoaderHTTPTests",
+            dependencies: ["LoaderHTTP", "HTTPTestServer", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernelConformance"], swiftSettings: strict),
         .testTarget(name: "imagekernelTests", dependencies: ["imagekernel"], swiftSettings: strict),
     ],
