@@ -53,7 +53,14 @@ extension Connection {
         let pace = request.query["pace"].flatMap(Int.init) ?? 0
         headers.append(chunked ? ("Transfer-Encoding", "chunked") : ("Content-Length", "\(file.data.count)"))
         guard socket.send(head(200, headers)) else { return .close }
-        return sendPaced(file.data, path: request.path, chunked: chunked, chunkSize: chunkSize, pace: pace)
+        guard let gate = request.query["hold"] else {
+            return sendPaced(file.data, path: request.path, chunked: chunked, chunkSize: chunkSize, pace: pace)
+        }
+        // Half the body now, the rest once the gate opens.
+        let half = file.data.count / 2
+        guard sendPaced(file.data.prefix(half), path: request.path, chunked: chunked, chunkSize: half, pace: 0, end: false) == .keepAlive,
+              waitUntil(path: request.path, { server.isGateOpen(gate) }) else { return .close }
+        return sendPaced(Data(file.data.dropFirst(half)), path: request.path, chunked: chunked, chunkSize: chunkSize, pace: pace)
     }
 
     private func redirectChain(_ parts: [String]) -> Next {

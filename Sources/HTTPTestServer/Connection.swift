@@ -46,7 +46,8 @@ struct Connection {
 
     /// Sends a body as chunks of `chunkSize`, pausing `pace` ms between them, with or without
     /// chunked encoding. Returns .close (after recording) if the client went away.
-    func sendPaced(_ body: Data, path: String, chunked: Bool, chunkSize: Int, pace: Int) -> Next {
+    func sendPaced(_ body: Data, path: String, chunked: Bool, chunkSize: Int, pace: Int, end: Bool = true) -> Next {
+        let body = Data(body)
         var offset = 0
         while offset < body.count {
             let end = min(body.count, offset + max(1, chunkSize))
@@ -58,7 +59,7 @@ struct Connection {
             offset = end
             if pace > 0 && offset < body.count && waitOrClosed(milliseconds: pace, path: path) { return .close }
         }
-        if chunked && !socket.send("0\r\n\r\n") { server.recordClientClose(path: path); return .close }
+        if chunked && end && !socket.send("0\r\n\r\n") { server.recordClientClose(path: path); return .close }
         return .keepAlive
     }
 
@@ -77,12 +78,10 @@ struct Connection {
         return false
     }
 
-    /// Waits (watching the client) until `condition` holds, for at most a minute.
+    /// Waits (watching the client) until `condition` holds, for at most a minute. False when the
+    /// client left, the server stopped or the minute passed.
     func waitUntil(path: String, _ condition: () -> Bool) -> Bool {
-        while !condition() {
-            if waitOrClosed(milliseconds: 60_000, path: path, until: condition) { return false }
-            if !condition() { return false }
-        }
-        return true
+        if waitOrClosed(milliseconds: 60_000, path: path, until: condition) { return false }
+        return condition()
     }
 }

@@ -9,7 +9,8 @@ import Synchronization
 /// Routes (`<name>` is a file added with ``addFile(_:data:etag:lastModified:)``):
 /// - `/files/<name>` — the file, with ETag/Last-Modified and 304 for matching validators.
 ///   Query: `delay=ms` before answering, `chunked=1` (no Content-Length), `chunk=bytes` and
-///   `pace=ms` to send the body in pieces with pauses.
+///   `pace=ms` to send the body in pieces with pauses, `hold=<gate>` to send half the body and the
+///   rest once the gate opens.
 /// - `/gate/<gate>/<name>` — waits until ``openGate(_:)`` opens `<gate>`, then serves the file.
 /// - `/status/<code>` — answers that status with a short text body.
 /// - `/redirect/<n>/<rest>` — 302 to `/redirect/<n-1>/<rest>`, and from 0 to `/<rest>`.

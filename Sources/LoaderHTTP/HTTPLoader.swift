@@ -29,6 +29,15 @@ public final class HTTPLoader: ImageLoader {
         public var runningTransfers: Int
         /// Callers waiting for a result, across all transfers.
         public var tokens: Int
+
+        public init(queuedTransfers: Int, runningTransfers: Int, tokens: Int) {
+            self.queuedTransfers = queuedTransfers
+            self.runningTransfers = runningTransfers
+            self.tokens = tokens
+        }
+
+        /// Nothing queued, running or waiting.
+        public static let idle = Status(queuedTransfers: 0, runningTransfers: 0, tokens: 0)
     }
 
     public var name: String { Self.pluginName }
@@ -87,7 +96,7 @@ public final class HTTPLoader: ImageLoader {
         let driver = self.driver
         return await withCheckedContinuation { continuation in
             let sent = driver.send(.status { continuation.resume(returning: $0) })
-            if !sent { continuation.resume(returning: Status(queuedTransfers: 0, runningTransfers: 0, tokens: 0)) }
+            if !sent { continuation.resume(returning: .idle) }
         }
     }
 

@@ -44,7 +44,10 @@ extension Transfer {
         try set(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(milliseconds(config.timeout)))
         if config.allowsHTTP2 {
             try set(handle, CURLOPT_HTTP_VERSION, CCurl_http_version_2tls())
-            try set(handle, CURLOPT_PIPEWAIT, 1)
+            // Wait for a connection that may multiplex rather than opening another — only where
+            // HTTP/2 can be negotiated (TLS ALPN). On plain HTTP/1.1 the wait would serialise
+            // transfers to one host behind the first.
+            if secureOrigin { try set(handle, CURLOPT_PIPEWAIT, 1) }
         } else {
             try set(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
         }
