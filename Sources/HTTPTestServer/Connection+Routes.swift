@@ -8,7 +8,11 @@ extension Connection {
         case "gate" where parts.count == 3:
             guard waitUntil(path: request.path, { server.isGateOpen(parts[1]) }) else { return .close }
             return serveFile(parts[2], request)
-        case "status" where parts.count == 2: return respond(Int(parts[1]) ?? 400, text: "status \(parts[1])\n")
+        case "status" where parts.count == 2:
+            let status = Int(parts[1]) ?? 400
+            // 1xx, 204 and 304 never carry a body.
+            if status < 200 || status == 204 || status == 304 { return socket.send(head(status, [])) ? .keepAlive : .close }
+            return respond(status, text: "status \(status)\n")
         case "redirect" where parts.count >= 3: return redirectChain(parts)
         case "loop" where parts.count == 2:
             return respond(302, headers: [("Location", parts[1] == "a" ? "/loop/b" : "/loop/a")])

@@ -38,13 +38,14 @@ extension HTTPLoader {
     }
 
     private static func validate(_ request: HTTPRequest) throws {
-        let forbidden: Set<Character> = ["\r", "\n", "\0"]
-        if request.url.absoluteString.contains(where: { forbidden.contains($0) || $0 == " " }) {
+        // Bytes, not Characters: "\r\n" is one Character and would slip past a Character test.
+        let control: (UInt8) -> Bool = { $0 < 0x20 || $0 == 0x7F }
+        if request.url.absoluteString.utf8.contains(where: { control($0) || $0 == UInt8(ascii: " ") }) {
             throw ImageKernelError.http(.invalidURL, "the URL contains spaces or control characters")
         }
         for (name, value) in request.headers {
-            let badName = name.isEmpty || name.contains { forbidden.contains($0) || $0 == ":" || $0 == " " }
-            if badName || value.contains(where: { forbidden.contains($0) }) {
+            let badName = name.isEmpty || name.utf8.contains { control($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: " ") }
+            if badName || value.utf8.contains(where: { control($0) && $0 != UInt8(ascii: "\t") }) {
                 throw ImageKernelError.http(.invalidArgument, "invalid request header \(name.debugDescription)")
             }
         }

@@ -33,8 +33,12 @@ enum CurlErrorMapping {
             return (.redirect, "too many redirects")
         case CURLE_UNSUPPORTED_PROTOCOL where redirected:
             return (.redirect, "a redirect to a refused scheme (https→http needs allowInsecureRedirects)")
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-            return (.invalidURL, "the URL cannot be loaded over HTTP")
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // The URL was checked to be http(s) before; curl also says this when the reply is
+            // not HTTP at all (it refuses HTTP/0.9).
+            return (.ioError, "the server's answer is not HTTP")
+        case CURLE_URL_MALFORMAT:
+            return (.invalidURL, "curl cannot parse the URL")
         case CURLE_FILESIZE_EXCEEDED:
             return (.tooLarge, "the body exceeds the size limit")
         case CURLE_ABORTED_BY_CALLBACK:
