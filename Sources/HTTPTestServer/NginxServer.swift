@@ -46,7 +46,7 @@ public final class NginxServer: @unchecked Sendable {
                 self.process = process
                 return
             }
-            if process.isRunning { process.terminate() }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             lastError = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? lastError
         }
@@ -71,7 +71,9 @@ public final class NginxServer: @unchecked Sendable {
         stopLock.lock()
         defer { stopLock.unlock() }
         guard FileManager.default.fileExists(atPath: directory.path) else { return }
-        if process.isRunning { process.terminate() }
+        // SIGKILL, not SIGTERM: a child spawned from a dispatch worker thread inherits its
+        // blocked-signal mask, and nginx in single-process mode never unblocks SIGTERM.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
