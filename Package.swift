@@ -50,7 +50,7 @@ let package = Package(
             dependencies: ["LoaderHTTP", "HTTPTestServer", "ImageKernelConformance"],
             swiftSettings: strict
         ),
-        .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(name: "imagekernelTests", dependencies: ["imagekernel"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

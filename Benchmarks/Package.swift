@@ -8,7 +8,7 @@ let package = Package(
     name: "ImageKernelBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "ImageKernel", path: ".."),
     ],
     targets: [
         .target(name: "BenchSupport"),

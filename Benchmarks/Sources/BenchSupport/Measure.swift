@@ -1,4 +1,10 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+let RUSAGE_SELF_WHO = __rusage_who_t(RUSAGE_SELF.rawValue)
+#else
+let RUSAGE_SELF_WHO = RUSAGE_SELF
+#endif
 
 /// Timing helpers shared by the benchmark executables.
 public enum Measure {
@@ -41,7 +47,7 @@ public enum Measure {
     /// CPU seconds (user + system) used by this process so far.
     public static func cpuSeconds() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(RUSAGE_SELF_WHO, &usage)
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
@@ -51,4 +57,18 @@ public enum Measure {
 public func report(_ name: String, ours: Double, baseline: Double, unit: String = "s", higherIsBetter: Bool = false, goal: String = "") {
     let ratio = higherIsBetter ? ours / baseline : baseline / ours
     print(String(format: "%-48@ ours %10.6f %@  baseline %10.6f %@  ratio %.3fx  %@", name as NSString, ours, unit as NSString, baseline, unit as NSString, ratio, goal as NSString))
+}
+
+extension Measure {
+    /// CPU seconds (user + system) used by this process's waited-for children so far.
+    public static func childCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_CHILDREN, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
 }

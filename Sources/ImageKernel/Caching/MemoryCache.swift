@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An in-memory LRU cache limited by total cost (bytes of pixels) and by entry count.
 ///
@@ -9,14 +8,14 @@ import Synchronization
 public final class MemoryCache: ImageCache, Sendable {
     public var name: String { "MemoryCache" }
 
-    private let storage: Mutex<LRUStorage>
+    private let storage: Locked<LRUStorage>
 
     /// Creates a cache. A limit of 0 means unlimited.
     /// - Parameters:
     ///   - costLimit: Maximum total cost in bytes; default 256 MiB.
     ///   - countLimit: Maximum number of entries; default unlimited.
     public init(costLimit: Int = 256 << 20, countLimit: Int = 0) {
-        storage = Mutex(LRUStorage(costLimit: costLimit, countLimit: countLimit))
+        storage = Locked(LRUStorage(costLimit: costLimit, countLimit: countLimit))
     }
 
     /// The entry for `key`, marking it most recently used.

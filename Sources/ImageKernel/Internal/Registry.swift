@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A token returned by a registry; pass it back to unregister the part it names.
 public struct RegistrationToken: Hashable, Sendable {
@@ -12,7 +11,7 @@ final class PluginList<Element: Sendable>: Sendable {
         var entries: [(token: RegistrationToken, element: Element)] = []
         var nextID: UInt64 = 1
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {}
 

@@ -1,0 +1,85 @@
+import Foundation
+import ImageKernel
+
+extension CoderConformance {
+    /// Thumbnail sizes tried on a `width`×`height` image: half, a non-proportional quarter ×
+    /// eighth, and twice the size (which must not upscale).
+    static func thumbnailSizes(width: Int, height: Int) -> [PixelSize] {
+        [
+            PixelSize(width: max(1, width / 2), height: max(1, height / 2)),
+            PixelSize(width: max(1, width / 4), height: max(1, height / 8)),
+            PixelSize(width: width * 2, height: height * 2),
+        ]
+    }
+
+    /// Why `size` is not an acceptable thumbnail of a `width`×`height` image for `target`, or nil.
+    static func thumbnailProblem(_ size: PixelSize, width: Int, height: Int, target: PixelSize) -> String? {
+        if target.width >= width && target.height >= height {
+            return size.width == width && size.height == height
+                ? nil : "a thumbnail size at least the image's size must keep \(width)x\(height), got \(size)"
+        }
+        guard size.width <= width, size.height <= height else { return "the thumbnail \(size) is larger than the image" }
+        let scale = max(Double(target.width) / Double(width), Double(target.height) / Double(height))
+        let needWidth = min(width, Int((Double(width) * scale).rounded(.up)))
+        let needHeight = min(height, Int((Double(height) * scale).rounded(.up)))
+        if size.width < needWidth - 1 || size.height < needHeight - 1 {
+            return "the thumbnail \(size) does not cover \(target) (at least \(needWidth)x\(needHeight) with aspect ratio kept)"
+        }
+        if abs(size.width * height - size.height * width) > width + height {
+            return "the thumbnail \(size) does not keep the aspect ratio of \(width)x\(height)"
+        }
+        if size.width > 2 * needWidth + 1 || size.height > 2 * needHeight + 1 {
+            return "the thumbnail \(size) is more than twice the \(needWidth)x\(needHeight) needed to cover \(target)"
+        }
+        return nil
+    }
+
+    func checkThumbnailCoversRequestedSize(_ context: CaseContext) throws(ConformanceFailure) {
+        for fixture in try requireFixtures(context) {
+            for target in Self.thumbnailSizes(width: fixture.width, height: fixture.height) {
+                var options = decodeOptions
+                options.thumbnailPixelSize = target
+                let input = "\(fixture.described) with thumbnail size \(target)"
+                let image: Image
+                switch decode(fixture.data, options) {
+                case .success(let decoded): image = decoded
+                case .failure(let error): throw context.failure(input, "decode threw", underlying: error)
+                }
+                if let problem = ImageShape.problem(image) { throw context.failure(input, problem) }
+                let size = PixelSize(width: image.width, height: image.height)
+                if let problem = Self.thumbnailProblem(size, width: fixture.width, height: fixture.height, target: target) {
+                    throw context.failure(input, problem)
+                }
+            }
+        }
+    }
+
+    func checkRefusesImagesOverPixelLimit(_ context: CaseContext) throws(ConformanceFailure) {
+        let candidates = try requireFixtures(context).filter { $0.width * $0.height >= 2 }
+        guard !candidates.isEmpty else {
+            throw context.failure("all fixtures", "the pixel limit case needs a fixture of at least 2 pixels")
+        }
+        for fixture in candidates {
+            let pixels = fixture.width * fixture.height
+            var options = decodeOptions
+            options.scaleDownLargeImages = false
+            options.pixelLimit = pixels - 1
+            switch decode(fixture.data, options) {
+            case .success(let image):
+                throw context.failure(
+                    "\(fixture.described) with pixel limit \(pixels - 1)",
+                    "decode returned \(image.width)x\(image.height) instead of throwing pixelLimitExceeded")
+            case .failure(let error) where error.code != .pixelLimitExceeded:
+                throw context.failure(
+                    "\(fixture.described) with pixel limit \(pixels - 1)", "expected code pixel_limit_exceeded", underlying: error)
+            case .failure:
+                break
+            }
+            options.pixelLimit = pixels
+            if case .failure(let error) = decode(fixture.data, options) {
+                throw context.failure(
+                    "\(fixture.described) with pixel limit \(pixels)", "an image of exactly the limit must decode", underlying: error)
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import ImageKernel
+
+/// `imagekernel convert INPUT OUTPUT`: decode, optionally thumbnail, encode by the output extension.
+struct ConvertCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Decode INPUT and encode it as OUTPUT's format (by extension)."
+    )
+
+    @Argument(help: "Input path or URL.") var input: String
+    @Argument(help: "Output path; its extension picks the format (png, jpg, …).") var output: String
+    @Option(help: "Lossy quality, 1–100.") var quality: Int = 90
+    @Option(help: "Decode to a thumbnail that fits WxH.") var thumbnail: String?
+    @Flag(help: "Progressive JPEG / interlaced PNG.") var progressive = false
+
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1–100") }
+        if let thumbnail, PixelSize(parsing: thumbnail) == nil { throw ValidationError("--thumbnail takes WxH") }
+        guard ImageFormat(fileExtension: (output as NSString).pathExtension) != nil else {
+            throw ValidationError("cannot tell the output format from '\(output)'")
+        }
+    }
+
+    func run() async throws {
+        let format = ImageFormat(fileExtension: (output as NSString).pathExtension)!
+        let manager = try Plugins.manager()
+        var context = ImageContext()
+        context.thumbnailPixelSize = thumbnail.flatMap(PixelSize.init(parsing:))
+        context.storeCacheType = ImageCacheType.none
+        do {
+            let result = try await manager.image(for: Sources.url(for: input), options: .fromLoaderOnly, context: context)
+            guard let image = result.image else { throw ImageKernelError(stage: .decode, code: .noCoder, message: "nothing decoded") }
+            let options = EncodeOptions(quality: Double(quality) / 100, progressive: progressive)
+            let data = try manager.coders.encode(image, as: format, options: options)
+            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            print(["input", "output", "format", "width", "height", "bytes"].joined(separator: "\t"))
+            print([Sources.field(input), Sources.field(output), format.rawValue, "\(image.width)", "\(image.height)", "\(data.count)"].joined(separator: "\t"))
+        } catch let error as ImageKernelError {
+            printError(Sources.errorLine(input, error))
+            throw ExitCode(1)
+        }
+    }
+}

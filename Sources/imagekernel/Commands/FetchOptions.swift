@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import ImageKernel
+
+/// Options shared by `fetch` and `prefetch`.
+struct LoadOptions: ParsableArguments {
+    @Option(help: "Disk cache directory (default: $XDG_CACHE_HOME/imagekernel or ~/.cache/imagekernel).")
+    var cacheDir: String?
+
+    @Option(help: "Loads in flight at once.")
+    var concurrency: Int = 6
+
+    @Option(help: "Comma-separated image options, e.g. retryFailed,refreshCached,fromLoaderOnly.")
+    var options: String = ""
+
+    func imageOptions() throws -> ImageOptions {
+        guard let parsed = ImageOptions(parsing: options) else {
+            let known = ImageOptions.namedOptions.map(\.0).joined(separator: ", ")
+            throw ValidationError("unknown option in '\(options)'; known: \(known)")
+        }
+        return parsed
+    }
+
+    func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        _ = try imageOptions()
+    }
+}

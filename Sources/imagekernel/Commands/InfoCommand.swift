@@ -1,0 +1,45 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import ImageKernel
+
+/// `imagekernel info SOURCE...`: `source format width height pixel_format orientation sha256`.
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Decode each source and print its format, size, pixel format, orientation and pixel hash.",
+        discussion: "sha256 is the SHA-256 of the pixels as 8-bit RGBA, rows top to bottom, no padding, orientation not applied."
+    )
+
+    @Argument(help: "File paths or URLs.")
+    var sources: [String]
+
+    static let header = ["source", "format", "width", "height", "pixel_format", "orientation", "sha256"]
+
+    /// Inspecting never writes a cache.
+    static let noStore: ImageContext = {
+        var context = ImageContext()
+        context.storeCacheType = ImageCacheType.none
+        return context
+    }()
+
+    func run() async throws {
+        let manager = try Plugins.manager()
+        print(Self.header.joined(separator: "\t"))
+        var failed = false
+        for source in sources {
+            do {
+                let result = try await manager.image(for: Sources.url(for: source), options: .fromLoaderOnly, context: Self.noStore)
+                guard let image = result.image else { continue }
+                let format = result.data.map { ImageFormat.sniff($0) } ?? image.sourceFormat
+                let digest = SHA256.hash(data: image.rgba8Pixels()).map { String(format: "%02x", $0) }.joined()
+                print([Sources.field(source), format.rawValue, "\(image.width)", "\(image.height)",
+                       image.pixelFormat.description, "\(image.orientation.rawValue)", digest].joined(separator: "\t"))
+            } catch {
+                failed = true
+                print(Sources.errorLine(source, error))
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct ImageKernelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "imagekernel",
+        abstract: "Load, decode, inspect, convert and cache images with ImageKernel.",
+        subcommands: [InfoCommand.self, FetchCommand.self, PrefetchCommand.self, ConvertCommand.self, BenchCommand.self]
+    )
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ImageKernel
+import Testing
+
+@Suite("Format sniffing")
+struct SniffingTests {
+    /// Every decodable PNG, JPEG, HEIC/HEIF and AVIF in the reference table sniffs as its format.
+    @Test func realFileHeadersFromTestData() throws {
+        let table = try String(contentsOf: TestData.url("REFERENCE.tsv"), encoding: .utf8)
+        var checked: [String: Int] = [:]
+        for line in table.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count > 2 else { continue }
+            let expected: Set<ImageFormat>
+            switch fields[1] {
+            case "PNG": expected = [.png]
+            case "JPEG": expected = [.jpeg]
+            case "AVIF": expected = [.avif]
+            case "HEIF": expected = [.heic, .heif]
+            default: continue
+            }
+            let head = try FileHandle(forReadingFrom: TestData.url(fields[0])).read(upToCount: 64) ?? Data()
+            let sniffed = ImageFormat.sniff(head)
+            #expect(expected.contains(sniffed), "\(fields[0]) sniffed as \(sniffed)")
+            checked[fields[1], default: 0] += 1
+        }
+        #expect(checked["PNG", default: 0] > 100 && checked["JPEG", default: 0] > 30)
+        #expect(checked["AVIF", default: 0] > 10 && checked["HEIF", default: 0] > 10)
+        #expect(ImageFormat.sniff(try TestData.data("heif/libheif/example.heic")) == .heic)
+    }
+
+    /// Formats the corpus has no files of, from their documented signatures.
+    @Test(arguments: [
+        (ImageFormat.gif, Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]),
+        (.gif, Array("GIF87a".utf8) + [1, 0, 1, 0]),
+        (.webp, Array("RIFF".utf8) + [26, 0, 0, 0] + Array("WEBPVP8 ".utf8)),
+        (.tiff, [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]),
+        (.tiff, [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]),
+        (.bmp, Array("BM".utf8) + [0x46, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 0x28, 0]),
+        (.pdf, Array("%PDF-1.7\n".utf8)),
+        (.ico, [0, 0, 1, 0, 1, 0, 16, 16, 0, 0]),
+        (.svg, Array("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)),
+        (.svg, Array("\u{FEFF}  <svg width=\"1\" height=\"1\"></svg>".utf8)),
+        (.heif, [0, 0, 0, 16] + Array("ftypmif1".utf8) + [0, 0, 0, 0]),
+        (.heic, [0, 0, 0, 20] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1".utf8)),
+        (.avif, [0, 0, 0, 24] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("mif1miaf".utf8)),
+    ] as [(ImageFormat, [UInt8])])
+    func signatures(format: ImageFormat, bytes: [UInt8]) {
+        #expect(ImageFormat.sniff(bytes) == format)
+        #expect(ImageFormat.sniff(Data(bytes)) == format)
+    }
+
+    @Test func nonImagesAreUnknown() {
+        #expect(ImageFormat.sniff([UInt8]()) == .unknown)
+        #expect(ImageFormat.sniff([0x89, 0x50]) == .unknown, "a truncated PNG signature")
+        #expect(ImageFormat.sniff(Array("<html><body>hi</body></html>".utf8)) == .unknown)
+        #expect(ImageFormat.sniff(Array("hello world".utf8)) == .unknown)
+        #expect(ImageFormat.sniff([0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 0, 0]) == .unknown, "an MP4 is not an image")
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The main job on the bundled sample images: inspect them, fetch them through the manager and
+# its cache, and prefetch them (installing missing system packages first).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+swift build --product imagekernel >&2
+bin=.build/debug/imagekernel
+cache=$(mktemp -d)
+trap 'rm -rf "$cache"' EXIT
+echo "# imagekernel info Examples/images/*"
+"$bin" info Examples/images/* || true
+echo
+echo "# imagekernel fetch (cold, then warm cache)"
+"$bin" fetch --cache-dir "$cache" Examples/images/* || true
+"$bin" fetch --cache-dir "$cache" Examples/images/* || true
+echo
+echo "# imagekernel prefetch"
+ls Examples/images/* > "$cache/list.txt"
+"$bin" prefetch --cache-dir "$cache" --from "$cache/list.txt"

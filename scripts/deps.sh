@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ImageKernel needs, only those that are missing.
+# Usage: scripts/deps.sh [extra-package ...]
+set -euo pipefail
+packages=(libcurl4-openssl-dev libpng-dev libjpeg62-turbo-dev libheif-dev pkg-config nginx openssl curl "$@")
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
