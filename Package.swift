@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "LoaderFile", dependencies: ["ImageKernel"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
-        .target(name: "HTTPTestServer", swiftSettings: strict),
+        .target(name: "HTTPTestServer", dependencies: ["ImageKernel"], swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ImageKernel
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests: one thread per connection, keep-alive, and
 /// routes that misbehave on purpose (delay, stall, drop mid-body, endless bodies, any status,
@@ -33,7 +33,7 @@ public final class HTTPTestServer: Sendable {
     /// The port on 127.0.0.1.
     public let port: Int
     private let listener: ListeningSocket
-    let state = Mutex(State())
+    let state = Locked(State())
 
     struct ServedFile {
         var data: Data

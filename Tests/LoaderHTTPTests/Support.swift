@@ -2,7 +2,6 @@ import Foundation
 import HTTPTestServer
 import ImageKernel
 import LoaderHTTP
-import Synchronization
 
 /// A test server and a loader talking to it; `stop()` both when done.
 struct Fixture {
@@ -75,7 +74,7 @@ func loadError(_ body: () async throws -> LoadResult) async -> ImageKernelError?
 
 /// Collects values from callbacks on other threads.
 final class Collector<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
+    private let storage = Locked<[Value]>([])
 
     func append(_ value: Value) { storage.withLock { $0.append(value) } }
 

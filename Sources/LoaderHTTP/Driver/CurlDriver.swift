@@ -1,7 +1,6 @@
 internal import CCurl
 import Foundation
 import ImageKernel
-import Synchronization
 
 /// Owns the driver thread: one thread running one curl multi handle for all of a loader's
 /// transfers. Other threads talk to it only through its ``DriverInbox``.
@@ -46,7 +45,7 @@ final class CurlDriver: Sendable {
 
 /// Remembers one thread, to recognise calls made on it.
 private final class ThreadMarker: Sendable {
-    private let thread = Mutex<pthread_t?>(nil)
+    private let thread = Locked<pthread_t?>(nil)
 
     func markCurrent() { thread.withLock { $0 = pthread_self() } }
 

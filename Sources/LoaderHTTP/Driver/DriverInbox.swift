@@ -1,12 +1,12 @@
 internal import CCurl
-import Synchronization
+import ImageKernel
 
 /// The locked queue of commands for the driver thread. Sending wakes the thread out of
 /// `curl_multi_poll`. Once closed, sends are refused, so no wakeup can reach a multi handle that
 /// the driver thread is about to clean up.
 final class DriverInbox: Sendable {
     private let multi: MultiHandleAddress
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var commands: [DriverCommand] = []

@@ -1,5 +1,4 @@
 import ImageKernel
-import Synchronization
 
 /// One caller's stake in a transfer: its continuation, its progress closure and its priority.
 ///
@@ -19,7 +18,7 @@ final class LoadToken: Sendable {
     let priority: Priority
     let wantsChunks: Bool
     private let progress: @Sendable (LoadProgress) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var continuation: Continuation?
