@@ -16,6 +16,13 @@ let package = Package(
             name: "bench-kernel",
             dependencies: ["BenchSupport", .product(name: "ImageKernel", package: "ImageKernel")]
         ),
+        .executableTarget(
+            name: "bench-http",
+            dependencies: [
+                "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "LoaderHTTP", package: "ImageKernel"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
