@@ -78,3 +78,4 @@ int CCurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
 long CCurl_auth_basic(void) { return (long)CURLAUTH_BASIC; }
 long CCurl_pipe_multiplex(void) { return CURLPIPE_MULTIPLEX; }
 long CCurl_http_version_2tls(void) { return CURL_HTTP_VERSION_2TLS; }
+unsigned int CCurl_header_origin_server(void) { return CURLH_HEADER; }

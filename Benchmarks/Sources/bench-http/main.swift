@@ -7,7 +7,7 @@ import LoaderHTTP
 // Wall time of HTTPLoader fetching all of them with maxConcurrentDownloads N vs
 // `curl --parallel --parallel-max N` fetching the same list (goal: >= 0.9x curl's throughput),
 // and CPU seconds per 1000 requests for both (ours: this process; curl: its rusage as a child).
-// Usage: bench-http [--files 2000] [--runs 3]
+// Usage: bench-http [--files 2000] [--runs 3] [--loader-only]
 
 let arguments = CommandLine.arguments
 func option(_ name: String, _ fallback: Int) -> Int {
@@ -21,14 +21,30 @@ let runs = option("--runs", 3)
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("bench-http-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: root) }
-var generator = SystemRandomNumberGenerator()
-var totalBytes = 0
+/// xorshift64*: fast, seeded, good enough to defeat compression.
+struct FastRandom: RandomNumberGenerator {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    mutating func next() -> UInt64 {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
+    }
+}
+var generator = FastRandom()
+var sizes: [Int] = []
 for index in 0..<fileCount {
     let size = 45_000 + Int.random(in: 0...10_000, using: &generator)
-    totalBytes += size
-    let bytes = (0..<(size + 7) / 8).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }.prefix(size)
-    try Data(bytes).write(to: root.appendingPathComponent(String(format: "f%05d.bin", index)))
+    sizes.append(size)
+    var words = [UInt64](repeating: 0, count: (size + 7) / 8)
+    for i in words.indices { words[i] = generator.next() }
+    let data = words.withUnsafeBytes { Data($0.prefix(size)) }
+    // FileManager.createFile: Data.write fsyncs every file, which makes set-up crawl.
+    guard FileManager.default.createFile(atPath: root.appendingPathComponent(String(format: "f%05d.bin", index)).path, contents: data) else {
+        throw BenchError("cannot write test files under \(root.path)")
+    }
 }
+let totalBytes = sizes.reduce(0, +)
 let nginx = try Nginx(serving: root)
 defer { nginx.stop() }
 let urls = (0..<fileCount).map { URL(string: String(format: "http://127.0.0.1:%d/f%05d.bin", nginx.port, $0))! }
@@ -41,7 +57,7 @@ func runCurl(parallel: Int) throws -> (wall: Double, cpu: Double) {
         .write(to: config, atomically: true, encoding: .utf8)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    process.arguments = ["--silent", "--show-error", "--fail", "--parallel", "--parallel-max", "\(parallel)", "-K", config.path]
+    process.arguments = ["--silent", "--no-progress-meter", "--show-error", "--fail", "--parallel", "--parallel-max", "\(parallel)", "-K", config.path]
     let cpuBefore = Measure.childCPUSeconds()
     let start = ContinuousClock.now
     try process.run()
@@ -73,6 +89,11 @@ func runLoader(parallel: Int) async throws -> (wall: Double, cpu: Double) {
     return (wall, cpu)
 }
 
+if arguments.contains("--loader-only") {  // for profiling: LoaderHTTP alone, N=6
+    for _ in 0..<runs { print(try await runLoader(parallel: 6)) }
+    nginx.stop()
+    exit(0)
+}
 _ = try runCurl(parallel: 6)  // warm nginx and the page cache
 for parallel in [6, 16] {
     var ours: [(wall: Double, cpu: Double)] = []

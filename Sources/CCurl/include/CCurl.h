@@ -46,5 +46,7 @@ int CCurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result);
 long CCurl_auth_basic(void);
 long CCurl_pipe_multiplex(void);
 long CCurl_http_version_2tls(void);
+/// `CURLH_HEADER`: plain server headers, for curl_easy_nextheader.
+unsigned int CCurl_header_origin_server(void);
 
 #endif

@@ -18,12 +18,13 @@ final class DriverInbox: Sendable {
     }
 
     /// Queues a command and wakes the driver. Returns false when the driver shut down.
+    /// Only the first command into an empty inbox wakes the driver: it drains all of them at once.
     @discardableResult
     func send(_ command: DriverCommand) -> Bool {
         state.withLock { state in
             guard !state.closed else { return false }
             state.commands.append(command)
-            _ = curl_multi_wakeup(multi.pointer)
+            if state.commands.count == 1 { _ = curl_multi_wakeup(multi.pointer) }
             return true
         }
     }

@@ -15,6 +15,7 @@ final class DriverLoop {
     var transferOfToken: [UInt64: Transfer] = [:]
     var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var cookieShare: UnsafeMutableRawPointer?
+    private var handles: EasyHandlePool
     private let maxRunning: Int
 
     init(multi: MultiHandleAddress, inbox: DriverInbox, configuration: HTTPLoader.Configuration) {
@@ -23,6 +24,7 @@ final class DriverLoop {
         self.configuration = configuration
         self.queue = PendingQueue(lifo: configuration.executionOrder == .lifo)
         self.maxRunning = max(1, configuration.maxConcurrentDownloads)
+        self.handles = EasyHandlePool(capacity: min(64, maxRunning))
     }
 
     func run() {
@@ -48,10 +50,17 @@ final class DriverLoop {
         while running.count < maxRunning, let transfer = queue.pop() {
             do {
                 let share = transfer.spec.handleCookies ? try sharedCookies() : nil
-                let easy = try transfer.makeEasyHandle(cookieShare: share)
+                guard let easy = handles.take() else { throw ImageKernelError.http(.internalError, "curl_easy_init failed") }
+                do {
+                    try transfer.adopt(easy, cookieShare: share)
+                } catch {
+                    handles.give(easy, usedCookies: true)
+                    throw error
+                }
                 let added = curl_multi_add_handle(multi, easy)
                 guard added == CURLM_OK else {
-                    transfer.releaseEasyHandle()
+                    handles.give(easy, usedCookies: true)
+                    _ = transfer.releaseEasyHandle()
                     throw ImageKernelError.http(.internalError, "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(added)))")
                 }
                 transfer.phase = .running
@@ -96,7 +105,7 @@ final class DriverLoop {
         guard let easy = transfer.easy else { return }
         running[easy] = nil
         _ = curl_multi_remove_handle(multi, easy)
-        transfer.releaseEasyHandle()
+        if let handle = transfer.releaseEasyHandle() { handles.give(handle, usedCookies: transfer.spec.handleCookies) }
     }
 
     /// Completes every caller of a transfer and forgets it.
@@ -120,6 +129,7 @@ final class DriverLoop {
 
     private func tearDown() {
         cancelEverything(.http(.cancelled, "the loader was shut down"))
+        handles.removeAll()
         if let cookieShare { curl_share_cleanup(cookieShare) }
         cookieShare = nil
         curl_multi_cleanup(multi)

@@ -3,33 +3,30 @@ import Foundation
 import ImageKernel
 
 extension Transfer {
-    /// Creates and configures the easy handle for this transfer. On failure nothing is left
-    /// allocated.
-    func makeEasyHandle(cookieShare: UnsafeMutableRawPointer?) throws(ImageKernelError) -> UnsafeMutableRawPointer {
-        guard let handle = curl_easy_init() else {
-            throw .http(.internalError, "curl_easy_init failed")
-        }
+    /// Configures a fresh (or reset) easy handle for this transfer and takes it over. On failure
+    /// the handle is given back untouched by this transfer's state.
+    func adopt(_ handle: UnsafeMutableRawPointer, cookieShare: UnsafeMutableRawPointer?) throws(ImageKernelError) {
         easy = handle
         callbackRetain = Unmanaged.passRetained(self)
         do {
             try configure(handle, cookieShare: cookieShare)
         } catch {
-            releaseEasyHandle()
+            _ = releaseEasyHandle()
             throw error
         }
         lastActivity = .now
-        return handle
     }
 
-    /// Cleans up the easy handle (already removed from the multi handle) and its header list,
-    /// and drops the retain curl's callbacks held.
-    func releaseEasyHandle() {
-        if let handle = easy { curl_easy_cleanup(handle) }
+    /// Lets go of the easy handle (already removed from the multi handle): frees the header list,
+    /// drops the retain curl's callbacks held, and returns the handle for reuse or cleanup.
+    func releaseEasyHandle() -> UnsafeMutableRawPointer? {
+        let handle = easy
         easy = nil
         if let list = headerList { curl_slist_free_all(list) }
         headerList = nil
         callbackRetain?.release()
         callbackRetain = nil
+        return handle
     }
 
     private func configure(_ handle: UnsafeMutableRawPointer, cookieShare: UnsafeMutableRawPointer?) throws(ImageKernelError) {
@@ -51,7 +48,9 @@ extension Transfer {
         } else {
             try set(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
         }
-        try set(handle, CURLOPT_BUFFERSIZE, 64 * 1024)
+        // Bigger reads, fewer callbacks. Best effort: curl refuses a new size once a reused
+        // handle holds a receive buffer, and that buffer then serves as it is.
+        _ = CCurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)
         if spec.allowInvalidCertificates {
             try set(handle, CURLOPT_SSL_VERIFYPEER, 0)
             try set(handle, CURLOPT_SSL_VERIFYHOST, 0)

@@ -6,21 +6,10 @@ import ImageKernel
 /// Callbacks stop a transfer by returning false (the C callback then returns a short count) after
 /// storing the reason in ``abortError``.
 extension Transfer {
-    /// One header line of any response in the redirect chain. A status line starts a new header set.
+    /// A header line of any response in the redirect chain: only proof of life. The final
+    /// response's headers are read in one go from curl's header store in ``acceptHead()``.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         lastActivity = .now
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
-            incomingHeaders = [:]
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            if let previous = incomingHeaders[name] {
-                incomingHeaders[name] = previous + ", " + value
-            } else {
-                incomingHeaders[name] = value
-            }
-        }
         return true
     }
 
@@ -46,7 +35,7 @@ extension Transfer {
         var length: curl_off_t = -1
         _ = CCurl_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
         expected = length >= 0 ? Int64(length) : -1
-        var head = HTTPResponse(url: effectiveURL() ?? spec.url, statusCode: status, headers: incomingHeaders)
+        var head = HTTPResponse(url: effectiveURL() ?? spec.url, statusCode: status, headers: finalHeaders())
         if let modifier = configuration.responseModifier {
             guard let modified = modifier.modified(head) else {
                 abortError = .http(.invalidResponse, "the response modifier refused the response (status \(status))")
@@ -86,6 +75,31 @@ extension Transfer {
     private func tooLarge() -> ImageKernelError {
         let size = expected >= 0 ? "\(expected) bytes" : "more than \(configuration.maxBodySize) bytes"
         return .http(.tooLarge, "the body (\(size)) exceeds maxBodySize \(configuration.maxBodySize)")
+    }
+
+    /// The headers of the last response (after redirects), names lower-cased, repeated names
+    /// joined with ", ".
+    private func finalHeaders() -> [String: String] {
+        guard let easy else { return [:] }
+        var headers: [String: String] = [:]
+        var previous: UnsafeMutablePointer<curl_header>?
+        while let header = curl_easy_nextheader(easy, CCurl_header_origin_server(), -1, previous) {
+            previous = header
+            guard let rawName = header.pointee.name, let rawValue = header.pointee.value else { continue }
+            let name = Self.lowercasedASCII(rawName)
+            let value = String(cString: rawValue)
+            if let existing = headers[name] {
+                headers[name] = existing + ", " + value
+            } else {
+                headers[name] = value
+            }
+        }
+        return headers
+    }
+
+    private static func lowercasedASCII(_ text: UnsafePointer<CChar>) -> String {
+        let bytes = UnsafeRawBufferPointer(start: text, count: strlen(text)).bindMemory(to: UInt8.self)
+        return String(decoding: bytes.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     private func effectiveURL() -> URL? {

@@ -24,8 +24,6 @@ final class Transfer {
     var body = Data()
     /// `Content-Length` of the final response, or −1 when unknown.
     var expected: Int64 = -1
-    /// Headers of the response currently arriving (each redirect hop starts afresh).
-    var incomingHeaders: [String: String] = [:]
     /// The final response head, after the response modifier; set when the body starts or the
     /// transfer ends, whichever comes first.
     var response: HTTPResponse?

@@ -18,6 +18,8 @@ struct TransferSpec: Hashable, Sendable {
     let headers: [Header]
     let handleCookies: Bool
     let allowInvalidCertificates: Bool
+    /// Computed once: the driver hashes a spec several times per transfer.
+    private let precomputedHash: Int
 
     init(url: URL, headers: [String: String], handleCookies: Bool, allowInvalidCertificates: Bool) {
         self.url = url
@@ -25,6 +27,19 @@ struct TransferSpec: Hashable, Sendable {
             .sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
         self.handleCookies = handleCookies
         self.allowInvalidCertificates = allowInvalidCertificates
+        var hasher = Hasher()
+        hasher.combine(url)
+        hasher.combine(self.headers)
+        hasher.combine(handleCookies)
+        hasher.combine(allowInvalidCertificates)
+        precomputedHash = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(precomputedHash) }
+
+    static func == (a: TransferSpec, b: TransferSpec) -> Bool {
+        a.precomputedHash == b.precomputedHash && a.url == b.url && a.headers == b.headers
+            && a.handleCookies == b.handleCookies && a.allowInvalidCertificates == b.allowInvalidCertificates
     }
 
     /// Whether the request carries a validator, so a 304 means "your copy is current".
