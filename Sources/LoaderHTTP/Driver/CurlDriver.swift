@@ -20,7 +20,7 @@ final class CurlDriver: Sendable {
         let stopped = self.stopped, driverThread = self.driverThread
         let thread = Thread {
             driverThread.markCurrent()
-            DriverLoop(multi: address, inbox: inbox, configuration: configuration).run()
+            DriverLoop(multi: address, inbox: inbox, configuration: configuration, buffers: BufferPool()).run()
             stopped.signal()
         }
         thread.name = "LoaderHTTP.driver"

@@ -25,11 +25,11 @@ extension DriverLoop {
                 // A late joiner gets everything received so far as its first chunk.
                 token.report(LoadProgress(
                     received: Int64(transfer.body.count), expected: transfer.expected,
-                    chunk: token.wantsChunks ? transfer.body : nil))
+                    chunk: token.wantsChunks ? transfer.body.copy() : nil))
             }
             return
         }
-        let transfer = Transfer(spec: spec, configuration: configuration)
+        let transfer = Transfer(spec: spec, configuration: configuration, buffers: buffers)
         transfer.add(token)
         joinable[spec] = transfer
         transferOfToken[token.id] = transfer

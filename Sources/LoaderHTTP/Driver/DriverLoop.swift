@@ -16,9 +16,11 @@ final class DriverLoop {
     var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var cookieShare: UnsafeMutableRawPointer?
     private var handles: EasyHandlePool
+    let buffers: BufferPool
     private let maxRunning: Int
 
-    init(multi: MultiHandleAddress, inbox: DriverInbox, configuration: HTTPLoader.Configuration) {
+    init(multi: MultiHandleAddress, inbox: DriverInbox, configuration: HTTPLoader.Configuration, buffers: BufferPool) {
+        self.buffers = buffers
         self.multi = multi.pointer
         self.inbox = inbox
         self.configuration = configuration

@@ -21,7 +21,7 @@ extension Transfer {
             abortError = tooLarge()
             return false
         }
-        body.append(contentsOf: bytes)
+        body.append(bytes)
         reportProgress(chunk: tokens.contains { $0.wantsChunks } ? Data(bytes) : nil)
         return true
     }
@@ -53,7 +53,7 @@ extension Transfer {
             abortError = tooLarge()
             return false
         }
-        if expected > 0 { body.reserveCapacity(Int(expected)) }
+        if expected > 0 { body.reserve(Int(expected)) }
         return true
     }
 
@@ -69,7 +69,7 @@ extension Transfer {
             return .success(LoadResult(
                 data: Data(), url: response.url, statusCode: 304, headers: response.headers, notModified: true))
         }
-        return .success(LoadResult(data: body, url: response.url, statusCode: response.statusCode, headers: response.headers))
+        return .success(LoadResult(data: body.takeData(), url: response.url, statusCode: response.statusCode, headers: response.headers))
     }
 
     private func tooLarge() -> ImageKernelError {

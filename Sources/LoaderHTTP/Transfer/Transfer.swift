@@ -21,7 +21,7 @@ final class Transfer {
     /// The retain that curl's userdata pointer holds while the easy handle exists.
     var callbackRetain: Unmanaged<Transfer>?
 
-    var body = Data()
+    var body: BodyBuffer
     /// `Content-Length` of the final response, or −1 when unknown.
     var expected: Int64 = -1
     /// The final response head, after the response modifier; set when the body starts or the
@@ -32,13 +32,15 @@ final class Transfer {
     /// When the last byte arrived (or the transfer started), for the idle timeout.
     var lastActivity: ContinuousClock.Instant = .now
 
-    init(spec: TransferSpec, configuration: HTTPLoader.Configuration) {
+    init(spec: TransferSpec, configuration: HTTPLoader.Configuration, buffers: BufferPool) {
         self.spec = spec
         self.configuration = configuration
+        self.body = BodyBuffer(pool: buffers)
     }
 
     deinit {
         precondition(easy == nil && headerList == nil, "a transfer must release its curl handle before it goes away")
+        body.release()
     }
 
     /// Adds a caller. Returns the priority before the join, so a queued transfer can be moved.
