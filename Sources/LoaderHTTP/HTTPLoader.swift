@@ -44,12 +44,18 @@ public final class HTTPLoader: ImageLoader {
     /// The settings this loader was created with.
     public let configuration: Configuration
     private let driver: CurlDriver
+    /// The user agent and configured headers, merged once.
+    let baseHeaders: [String: String]
     private let nextTokenID = Atomic<UInt64>(1)
 
     /// Creates a loader and starts its driver thread.
-    /// - Throws: ``ImageKernelError`` with code `internal` when libcurl cannot be initialised.
+    /// - Throws: ``ImageKernelError`` with code `invalidArgument` when a configured header cannot
+    ///   be sent (control characters, a name that is not a token), `internal` when libcurl cannot
+    ///   be initialised.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
+        self.baseHeaders = HeaderMerge.base(configuration)
+        try Self.validate(baseHeaders)
         self.driver = try CurlDriver(configuration: configuration)
     }
 

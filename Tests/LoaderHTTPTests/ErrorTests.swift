@@ -129,4 +129,11 @@ import Testing
         #expect(await loadError { try await fixture.load("/files/png", headers: ["Bad Name": "a"]) }?.code == .invalidArgument)
         #expect(fixture.server.requests.isEmpty)
     }
+
+    @Test func aConfiguredHeaderThatCannotBeSentIsRefusedAtCreation() throws {
+        var configuration = HTTPLoader.Configuration()
+        configuration.headers["X-Evil"] = "a\r\nX-Injected: b"
+        let error = #expect(throws: ImageKernelError.self) { _ = try HTTPLoader(configuration: configuration) }
+        #expect(error?.code == .invalidArgument)
+    }
 }

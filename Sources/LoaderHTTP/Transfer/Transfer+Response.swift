@@ -81,7 +81,7 @@ extension Transfer {
     /// joined with ", ".
     private func finalHeaders() -> [String: String] {
         guard let easy else { return [:] }
-        var headers: [String: String] = [:]
+        var headers: [String: String] = Dictionary(minimumCapacity: 12)
         var previous: UnsafeMutablePointer<curl_header>?
         while let header = curl_easy_nextheader(easy, CCurl_header_origin_server(), -1, previous) {
             previous = header
@@ -98,8 +98,16 @@ extension Transfer {
     }
 
     private static func lowercasedASCII(_ text: UnsafePointer<CChar>) -> String {
-        let bytes = UnsafeRawBufferPointer(start: text, count: strlen(text)).bindMemory(to: UInt8.self)
-        return String(decoding: bytes.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let length = strlen(text)
+        return String(unsafeUninitializedCapacity: length) { output in
+            text.withMemoryRebound(to: UInt8.self, capacity: length) { input in
+                for index in 0..<length {
+                    let byte = input[index]
+                    output[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                }
+            }
+            return length
+        }
     }
 
     private func effectiveURL() -> URL? {
