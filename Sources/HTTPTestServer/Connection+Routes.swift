@@ -28,6 +28,9 @@ extension Connection {
             return .close
         case "drop" where parts.count == 2: return dropMidBody(parts[1])
         case "endless": return endless(request.path)
+        case "garbage":
+            _ = socket.send("this is not HTTP at all\r\n\r\n")
+            return .close
         case "big" where parts.count == 2: return big(Int(parts[1]) ?? 0, request)
         case "auth" where parts.count == 2: return basicAuth(parts[1], request)
         case "cookie" where parts.count >= 3: return cookie(parts, request)

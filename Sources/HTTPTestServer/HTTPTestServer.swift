@@ -18,7 +18,7 @@ import ImageKernel
 /// - `/redirect-to?url=<absolute>` — 302 to any URL.
 /// - `/stall` — never answers; `/stall-body/<bytes>` sends the head and half the body, then stalls.
 /// - `/drop/<name>` — announces the whole file, sends half, closes the connection.
-/// - `/endless` — a chunked body that never ends.
+/// - `/endless` — a chunked body that never ends; `/garbage` — a reply that is not HTTP.
 /// - `/big/<bytes>` — that many bytes with a Content-Length; `?chunked=1` without one.
 /// - `/auth/<name>` — the file for Basic ``user``:``password``, else 401 with a challenge.
 /// - `/cookie/set/<cookie>?value=v` — sets the cookie; `/cookie/check/<cookie>/<name>` serves the

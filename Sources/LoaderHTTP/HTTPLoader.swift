@@ -6,15 +6,29 @@ import Synchronization
 ///
 /// One driver thread runs one curl multi handle for all of the loader's transfers, so connections
 /// are reused and HTTP/2 streams are multiplexed where the server offers it. Loads of the same
-/// request coalesce into one transfer (see ``TransferSpec``-equality below); cancelling a caller's
-/// task detaches only that caller, and the last caller leaving cancels the transfer and closes
-/// its connection. At most ``Configuration/maxConcurrentDownloads`` transfers run at once; the
-/// rest wait in a queue ordered by priority, then FIFO or LIFO.
+/// request coalesce into one transfer; cancelling a caller's task detaches only that caller, and
+/// the last caller leaving cancels the transfer and closes its connection. At most
+/// ``Configuration/maxConcurrentDownloads`` transfers run at once; the rest wait in a queue
+/// ordered by priority (``LoaderOptions/highPriority``, ``LoaderOptions/lowPriority``), then
+/// FIFO or LIFO (``Configuration/executionOrder``).
 ///
 /// Two loads share a transfer when their final requests are equal: same URL, same headers (after
 /// merging, validators, the headers filter and the request modifier), and the same
 /// `handleCookies` and `allowInvalidSSLCertificates` options. Priority and progressive delivery
 /// are per caller. A load that arrives after the transfer finished starts a new one.
+///
+/// A request with ``ImageRequest/cachedValidators`` is sent as a conditional request
+/// (`If-None-Match`, `If-Modified-Since`); a 304 answer yields a ``LoadResult`` with
+/// ``LoadResult/notModified`` set and no data. ``LoaderOptions/handleCookies`` sends and stores
+/// cookies in a cookie store shared by this loader's transfers; ``LoaderOptions/progressiveLoad``
+/// passes each new chunk in ``LoadProgress/chunk``; ``LoaderOptions/allowInvalidSSLCertificates``
+/// turns certificate checks off.
+///
+/// Failures are ``ImageKernelError``s at stage `.load` with plugin `"LoaderHTTP"`: `timeout`,
+/// `dnsFailure`, `cannotConnect`, `connectionLost` and `cancelled` are transient, as is
+/// `httpStatus` for 408, 429 and 5xx (the status is in ``ImageKernelError/httpStatus``);
+/// `tooLarge`, `tls`, `redirect`, `invalidURL`, other statuses and a reply that is not HTTP
+/// (`ioError`) are permanent.
 ///
 /// Call ``shutdown()`` when done (deinit does it too); it stops the driver thread.
 public final class HTTPLoader: ImageLoader {
@@ -30,6 +44,7 @@ public final class HTTPLoader: ImageLoader {
         /// Callers waiting for a result, across all transfers.
         public var tokens: Int
 
+        /// A status with these counts.
         public init(queuedTransfers: Int, runningTransfers: Int, tokens: Int) {
             self.queuedTransfers = queuedTransfers
             self.runningTransfers = runningTransfers
@@ -40,6 +55,7 @@ public final class HTTPLoader: ImageLoader {
         public static let idle = Status(queuedTransfers: 0, runningTransfers: 0, tokens: 0)
     }
 
+    /// `"LoaderHTTP"`.
     public var name: String { Self.pluginName }
     /// The settings this loader was created with.
     public let configuration: Configuration
@@ -61,6 +77,7 @@ public final class HTTPLoader: ImageLoader {
 
     deinit { driver.shutdown(wait: false) }
 
+    /// True for `http` and `https` URLs.
     public func canLoad(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased() else { return false }
         return scheme == "http" || scheme == "https"

@@ -136,4 +136,12 @@ import Testing
         let error = #expect(throws: ImageKernelError.self) { _ = try HTTPLoader(configuration: configuration) }
         #expect(error?.code == .invalidArgument)
     }
+
+    @Test func aReplyThatIsNotHTTPIsAPermanentError() async throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        let error = try #require(await loadError { try await fixture.load("/garbage") })
+        #expect(error.code == .ioError)
+        #expect(error.isTransient == false)
+    }
 }

@@ -15,6 +15,7 @@ extension HTTPLoader {
         public var user: String
         public var password: String
 
+        /// Credentials for Basic authentication.
         public init(user: String, password: String) {
             self.user = user
             self.password = password

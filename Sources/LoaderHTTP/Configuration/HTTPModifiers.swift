@@ -7,6 +7,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Headers to send, after merging and filtering. An empty value removes the header.
     public var headers: [String: String]
 
+    /// A request for `url` with these headers.
     public init(url: URL, headers: [String: String] = [:]) {
         self.url = url
         self.headers = headers
@@ -22,6 +23,7 @@ public struct HTTPResponse: Sendable, Hashable {
     /// The response headers, names lower-cased; repeated headers joined with ", ".
     public var headers: [String: String]
 
+    /// A response head.
     public init(url: URL, statusCode: Int, headers: [String: String] = [:]) {
         self.url = url
         self.statusCode = statusCode
@@ -51,6 +53,7 @@ public protocol HTTPResponseModifier: Sendable {
 /// An ``HTTPRequestModifier`` made from a closure.
 public struct HTTPRequestModifierBlock: HTTPRequestModifier {
     private let body: @Sendable (HTTPRequest) -> HTTPRequest?
+    /// A modifier that calls `body`.
     public init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPRequest?) { self.body = body }
     public func modified(_ request: HTTPRequest) -> HTTPRequest? { body(request) }
 }
@@ -58,6 +61,7 @@ public struct HTTPRequestModifierBlock: HTTPRequestModifier {
 /// An ``HTTPResponseModifier`` made from a closure.
 public struct HTTPResponseModifierBlock: HTTPResponseModifier {
     private let body: @Sendable (HTTPResponse) -> HTTPResponse?
+    /// A modifier that calls `body`.
     public init(_ body: @escaping @Sendable (HTTPResponse) -> HTTPResponse?) { self.body = body }
     public func modified(_ response: HTTPResponse) -> HTTPResponse? { body(response) }
 }
