@@ -9,7 +9,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ImageKernel", targets: ["ImageKernel"]),
+        .library(name: "CacheDisk", targets: ["CacheDisk"]),
         .library(name: "LoaderFile", targets: ["LoaderFile"]),
+        .library(name: "CoderPNG", targets: ["CoderPNG"]),
         .library(name: "LoaderHTTP", targets: ["LoaderHTTP"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
@@ -29,7 +31,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "CacheDisk",
+            dependencies: ["ImageKernel", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // Child process for CacheDiskTests (crash and multi-process tests); not a product.
+        .executableTarget(name: "cachedisk-stress", dependencies: ["CacheDisk", "ImageKernel"], swiftSettings: strict),
         .target(name: "LoaderFile", dependencies: ["ImageKernel"], swiftSettings: strict),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
+        .target(name: "CoderPNG", dependencies: ["ImageKernel", "CPNG"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
         .target(name: "HTTPTestServer", dependencies: ["ImageKernel"], swiftSettings: strict),
@@ -37,13 +48,23 @@ let package = Package(
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile",
+                "ImageKernel", "LoaderFile", "CoderPNG", "CacheDisk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "CacheDiskTests",
+            dependencies: ["CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(
+            name: "CoderPNGTests",
+            dependencies: ["CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(
             name: "LoaderHTTPTests",

@@ -13,8 +13,21 @@ let package = Package(
     targets: [
         .target(name: "BenchSupport"),
         .executableTarget(
+            name: "bench-disk",
+            dependencies: ["BenchSupport", .product(name: "CacheDisk", package: "ImageKernel")]
+        ),
+        .executableTarget(
             name: "bench-kernel",
             dependencies: ["BenchSupport", .product(name: "ImageKernel", package: "ImageKernel")]
+        ),
+        .target(name: "CBenchPNG", linkerSettings: [.linkedLibrary("png")]),
+        .executableTarget(
+            name: "bench-png",
+            dependencies: [
+                "BenchSupport", "CBenchPNG",
+                .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderPNG", package: "ImageKernel"),
+            ]
         ),
         .executableTarget(
             name: "bench-http",

@@ -25,10 +25,10 @@ struct CoderConformanceTests {
 
     @Test func runReportsEveryFailedCaseAndOnlyThose() async {
         let report = await #expect(throws: ConformanceReport.self) {
-            try await Self.suite(BrokenCoder(breaking: .thumbnailCoversRequestedSize)).run()
+            try await Self.suite(BrokenCoder(breaking: .thumbnailFitsRequestedSize)).run()
         }
-        #expect(report?.failedCases == [CoderConformance.Case.thumbnailCoversRequestedSize.rawValue])
-        #expect(report?.description.contains("thumbnailCoversRequestedSize") == true)
+        #expect(report?.failedCases == [CoderConformance.Case.thumbnailFitsRequestedSize.rawValue])
+        #expect(report?.description.contains("thumbnailFitsRequestedSize") == true)
     }
 
     @Test func failureNamesTheFixtureAndItsBytes() async {

@@ -1,5 +1,6 @@
 import Foundation
 import ImageKernel
+import ImageKernelConformance
 import LoaderFile
 import Testing
 
@@ -104,5 +105,20 @@ struct FileLoaderTests {
         } catch {
             #expect((error as? ImageKernelError)?.code == .cancelled || error is CancellationError)
         }
+    }
+}
+
+@Suite("LoaderFile conformance")
+struct FileLoaderConformanceTests {
+    @Test func passesTheLoaderSuite() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("loaderfile-conf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("fixture.png")
+        let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try bytes.write(to: file)
+        try await LoaderConformance(
+            loader: FileLoader(configuration: .init(chunkSize: 16_384)), url: file, expectedData: bytes,
+            unreachableURL: dir.appendingPathComponent("missing.png"), unreachableIsTransient: false
+        ).run()
     }
 }

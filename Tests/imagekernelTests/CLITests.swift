@@ -90,3 +90,62 @@ struct CLITests {
         #expect(try CLI.run(["convert", "a.png", "b.unknownext"]).status != 0)
     }
 }
+
+@Suite("imagekernel info against the reference table")
+struct CLIReferenceTests {
+    /// Rows of ../shared/testdata/REFERENCE.tsv by path: width, height, sha256_rgba, sha256_rgba_hb16.
+    static func reference() throws -> [String: [String]] {
+        let table = try String(contentsOf: TestData.url("REFERENCE.tsv"), encoding: .utf8)
+        var rows: [String: [String]] = [:]
+        for line in table.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if fields.count > 9, fields[1] != "ERROR" { rows[fields[0]] = fields }
+        }
+        return rows
+    }
+
+    @Test(arguments: [
+        "pngsuite/basn2c08.png", "pngsuite/basn3p04.png", "pngsuite/basi6a16.png", "pngsuite/basn0g16.png",
+        "pngsuite/tbrn2c08.png", "pngsuite/basi0g01.png",
+    ])
+    func pngHashesMatch(_ path: String) throws {
+        let row = try #require(try Self.reference()[path])
+        let output = try CLI.run(["info", TestData.url(path).path])
+        #expect(output.status == 0, "\(output.stdout)")
+        let line = try #require(output.lines.dropFirst().first)
+        #expect(line[1] == "png")
+        #expect(line[2] == row[2] && line[3] == row[3])
+        let expected = line[4].hasPrefix("gray") && path.contains("16") ? row[9] : row[5]
+        #expect(line[6] == expected, "\(path)")
+    }
+}
+
+@Suite("imagekernel cache and disk")
+struct CLICacheTests {
+    @Test func fetchFillsTheDiskCacheAndCacheCommandsReadAndEmptyIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-cache-\(UUID().uuidString)")
+        let sample = TestData.url("pngsuite/basn2c08.png").path
+        let first = try CLI.run(["fetch", "--cache-dir", dir.path, sample])
+        #expect(first.status == 0, "\(first.stdout)")
+        #expect(first.lines.dropFirst().first?[1] == "none")
+        let second = try CLI.run(["fetch", "--cache-dir", dir.path, sample])
+        #expect(second.lines.dropFirst().first?[1] == "disk", "a new process finds the entry on disk")
+        #expect(second.lines.dropFirst().first.map { Array($0[2...3]) } == ["32", "32"])
+
+        let stats = try CLI.run(["cache", "stats", "--cache-dir", dir.path])
+        #expect(stats.lines.first == ["directory", "entries", "bytes"])
+        #expect(stats.lines.dropFirst().first?[1] == "1")
+        let clear = try CLI.run(["cache", "clear", "--cache-dir", dir.path])
+        #expect(clear.status == 0)
+        #expect(clear.lines.dropFirst().first?[0] == "1")
+        #expect(try CLI.run(["cache", "stats", "--cache-dir", dir.path]).lines.dropFirst().first?[1] == "0")
+    }
+
+    @Test func cleanWithMaxAgeZeroRemovesEverything() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-clean-\(UUID().uuidString)")
+        _ = try CLI.run(["fetch", "--cache-dir", dir.path, TestData.url("pngsuite/basn0g08.png").path, TestData.url("pngsuite/basn6a08.png").path])
+        let clean = try CLI.run(["cache", "clean", "--cache-dir", dir.path, "--max-age", "0"])
+        #expect(clean.lines.first == ["removed_entries", "removed_bytes", "entries", "bytes"])
+        #expect(clean.lines.dropFirst().first.map { [$0[0], $0[2]] } == ["2", "0"])
+    }
+}

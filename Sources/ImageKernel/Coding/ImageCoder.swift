@@ -15,8 +15,11 @@ import Foundation
 ///   Swift frame.
 /// - **Respect limits before allocating.** When the header declares more pixels than
 ///   ``DecodeOptions/pixelLimit`` throw `pixelLimitExceeded` before allocating the pixel buffer.
-/// - **Thumbnails.** When ``DecodeOptions/thumbnailPixelSize`` is set return an image no larger
-///   than needed to cover it (aspect ratio kept); decode straight to that size where the codec can.
+/// - **Thumbnails.** When ``DecodeOptions/thumbnailPixelSize`` is set return an image that fits
+///   inside that box with its aspect ratio kept and is never upscaled: exactly
+///   ``PixelSize/thumbnail(of:fitting:)`` (±1 for rounding). Decode straight to a nearby size
+///   where the codec can (libjpeg DCT scaling, libheif thumbnails) and never hold full-size pixels
+///   when it can avoid it.
 /// - **Report, don't apply.** Report EXIF orientation and carry the ICC profile; do not rotate
 ///   pixels or convert colours.
 /// - **Encode** throws `unsupported` for formats ``canEncode(_:)`` denies.
@@ -64,7 +67,8 @@ public protocol ProgressiveImageDecoder: AnyObject {
 
 /// Options for a decode.
 public struct DecodeOptions: Sendable, Hashable {
-    /// Decode to a size that covers this (aspect ratio kept), using the codec's own scaling where it can.
+    /// Decode to a size that fits inside this box (aspect ratio kept, never upscaled), using the
+    /// codec's own scaling where it can. See ``PixelSize/thumbnail(of:fitting:)``.
     public var thumbnailPixelSize: PixelSize?
     /// Refuse images whose header declares more pixels than this. Default 256 megapixels.
     public var pixelLimit: Int

@@ -4,7 +4,7 @@ extension Image {
     /// into R, G and B; a missing alpha channel becomes 255. Orientation is not applied.
     public func rgba8Pixels() -> [UInt8] {
         let format = pixelFormat
-        if format == .rgba8 && bytesPerRow == width * 4 { return pixels }
+        if format == .rgba8 && bytesPerRow == width * 4 && pixels.count == width * height * 4 { return pixels }
         let channels = format.channelCount
         let wide = format.bitsPerComponent == 16
         let (width, height, bytesPerRow) = (self.width, self.height, self.bytesPerRow)

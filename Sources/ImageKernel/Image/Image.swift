@@ -89,6 +89,18 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)" }
 }
 
+extension PixelSize {
+    /// The size a thumbnail of an image of size `image` has when asked to fit `box`: aspect ratio
+    /// kept, inside the box, never larger than the image, at least 1×1 (SDWebImage's thumbnail rule).
+    public static func thumbnail(of image: PixelSize, fitting box: PixelSize) -> PixelSize {
+        let scale = min(1, min(Double(box.width) / Double(image.width), Double(box.height) / Double(image.height)))
+        guard scale < 1 else { return image }
+        return PixelSize(
+            width: min(box.width, max(1, Int((Double(image.width) * scale).rounded()))),
+            height: min(box.height, max(1, Int((Double(image.height) * scale).rounded()))))
+    }
+}
+
 extension Image {
     /// The scale factor a file name implies: `@2x` → 2, `@3x` → 3, else 1 (SDWebImage's rule).
     public static func scale(fromFileName name: String) -> Double {

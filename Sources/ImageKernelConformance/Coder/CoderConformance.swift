@@ -44,8 +44,8 @@ import ImageKernel
 ///   ``EncodeTarget/maxMeanError``.
 /// - ``Case/refusesUnsupportedEncodeFormat``: for a format no coder knows, `canEncode` is false
 ///   and `encode` throws `unsupported` at stage `.encode`.
-/// - ``Case/thumbnailCoversRequestedSize``: with a thumbnail size at least the image's size the
-///   image keeps its size; with a smaller one the image is no larger than the original, covers
+/// - ``Case/thumbnailFitsRequestedSize``: with a thumbnail size at least the image's size the
+///   image keeps its size; with a smaller one the image is ``PixelSize/thumbnail(of:fitting:)`` (±1): it fits inside
 ///   the requested size (±1 pixel), keeps its aspect ratio (±1 pixel) and is at most about twice
 ///   the size needed (room for a codec's own scaling steps).
 /// - ``Case/refusesImagesOverPixelLimit``: a pixel limit one below a fixture's pixel count throws
@@ -80,8 +80,8 @@ public struct CoderConformance: ConformanceSuite {
         case roundTripKeepsPixels
         /// Encoding to an unknown format throws `unsupported`.
         case refusesUnsupportedEncodeFormat
-        /// Thumbnail decodes cover the requested size without upscaling or waste.
-        case thumbnailCoversRequestedSize
+        /// Thumbnail decodes fit inside the requested box, aspect ratio kept, never upscaled.
+        case thumbnailFitsRequestedSize
         /// A pixel limit below the image's pixel count throws `pixelLimitExceeded`.
         case refusesImagesOverPixelLimit
         /// Many threads at once get what one thread gets.
@@ -153,7 +153,7 @@ public struct CoderConformance: ConformanceSuite {
         case .roundTripKeepsSize: try checkRoundTrip(context, pixels: false)
         case .roundTripKeepsPixels: try checkRoundTrip(context, pixels: true)
         case .refusesUnsupportedEncodeFormat: try checkRefusesUnsupportedEncodeFormat(context)
-        case .thumbnailCoversRequestedSize: try checkThumbnailCoversRequestedSize(context)
+        case .thumbnailFitsRequestedSize: try checkThumbnailFitsRequestedSize(context)
         case .refusesImagesOverPixelLimit: try checkRefusesImagesOverPixelLimit(context)
         case .concurrentUseAgrees: try checkConcurrentUseAgrees(context)
         }

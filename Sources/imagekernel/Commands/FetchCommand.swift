@@ -59,6 +59,7 @@ struct FetchCommand: AsyncParsableCommand {
             }
         }
         bar.finish()
+        Plugins.finish(manager)
         print(Self.header.joined(separator: "\t"))
         for (line, _) in lines { print(line) }
         if lines.contains(where: { !$0.1 }) { throw ExitCode(1) }

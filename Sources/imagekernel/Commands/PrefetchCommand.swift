@@ -47,6 +47,7 @@ struct PrefetchCommand: AsyncParsableCommand {
             }
         }
         bar.finish()
+        Plugins.finish(manager)
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         print(Self.header.joined(separator: "\t"))

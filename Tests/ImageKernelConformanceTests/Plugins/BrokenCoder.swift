@@ -53,7 +53,7 @@ struct BrokenCoder: ImageCoder {
                 error.plugin = nil  // does not say who failed
                 throw error
             }
-        case .thumbnailCoversRequestedSize:
+        case .thumbnailFitsRequestedSize:
             options.thumbnailPixelSize = nil  // ignores thumbnails
         case .refusesImagesOverPixelLimit:
             options.pixelLimit = DecodeOptions.defaultPixelLimit  // ignores the caller's limit

@@ -28,7 +28,7 @@ struct RawCoder: ImageCoder {
             throw error(.corruptData, "pixel checksum mismatch")
         }
         var image = try Image(width: header.width, height: header.height, pixelFormat: .rgba8, pixels: pixels, sourceFormat: Self.format)
-        if let target = options.thumbnailPixelSize { image = Self.thumbnail(image, covering: target) }
+        if let target = options.thumbnailPixelSize { image = Self.thumbnail(image, fitting: target) }
         return image
     }
 
@@ -79,13 +79,11 @@ struct RawCoder: ImageCoder {
         data.append(contentsOf: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) })
     }
 
-    /// Nearest-neighbour scaling to the smallest size that covers `target`, never up.
-    static func thumbnail(_ image: Image, covering target: PixelSize) -> Image {
-        let scale = max(Double(target.width) / Double(image.width), Double(target.height) / Double(image.height))
-        guard scale < 1 else { return image }
-        let width = max(1, Int((Double(image.width) * scale).rounded(.up)))
-        let height = max(1, Int((Double(image.height) * scale).rounded(.up)))
-        return scaled(image, width: width, height: height)
+    /// Nearest-neighbour scaling to the aspect-kept fit inside `target`, never up.
+    static func thumbnail(_ image: Image, fitting target: PixelSize) -> Image {
+        let size = PixelSize.thumbnail(of: PixelSize(width: image.width, height: image.height), fitting: target)
+        guard size.width != image.width || size.height != image.height else { return image }
+        return scaled(image, width: size.width, height: size.height)
     }
 
     static func scaled(_ image: Image, width: Int, height: Int) -> Image {

@@ -73,8 +73,8 @@ final class RawCoder: ProgressiveImageCoder, Sendable {
 
     /// Nearest-neighbour shrink keeping the aspect ratio.
     static func shrink(_ image: Image, toFit box: PixelSize) -> Image {
-        let scale = min(1, min(Double(box.width) / Double(image.width), Double(box.height) / Double(image.height)))
-        let w = max(1, Int((Double(image.width) * scale).rounded())), h = max(1, Int((Double(image.height) * scale).rounded()))
+        let fit = PixelSize.thumbnail(of: PixelSize(width: image.width, height: image.height), fitting: box)
+        let (w, h) = (fit.width, fit.height)
         if w == image.width && h == image.height { return image }
         let bpp = image.pixelFormat.bytesPerPixel
         var out = [UInt8](repeating: 0, count: w * h * bpp)

@@ -1,0 +1,125 @@
+#ifndef CPNG_H
+#define CPNG_H
+
+/*
+ * CPNG: the C side of CoderPNG.
+ *
+ * libpng reports errors by longjmp. Swift frames must never be crossed by a longjmp, so every
+ * libpng call that may longjmp is made from the functions below, each of which sets its own
+ * setjmp boundary. Swift sees only a cpng_status and a message; no callback into Swift exists.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The outcome of a cpng call. Negative values are failures; *_message() explains them. */
+typedef enum cpng_status {
+    CPNG_OK = 0,
+    /* Progressive reading: all bytes so far were consumed, the image is not complete yet. */
+    CPNG_NEED_MORE = 1,
+    /* Progressive reading: IEND was reached, the image is complete. */
+    CPNG_DONE = 2,
+    /* The bytes are not a valid PNG (bad signature, CRC, zlib data, chunk layout, ...). */
+    CPNG_ERR_CORRUPT = -1,
+    /* The bytes end before the image does. */
+    CPNG_ERR_TRUNCATED = -2,
+    /* The header declares more pixels (or a wider/taller image) than allowed. */
+    CPNG_ERR_LIMIT = -3,
+    /* An allocation failed. */
+    CPNG_ERR_NOMEM = -4,
+    /* The caller passed parameters libpng cannot encode. */
+    CPNG_ERR_ARGUMENT = -5,
+} cpng_status;
+
+/* Keep 16-bit samples (in host byte order) instead of keeping only their high byte. */
+#define CPNG_FLAG_PRESERVE_16 1
+
+/* What a decode produces, after the expansion transforms. */
+typedef struct cpng_header {
+    uint32_t width;
+    uint32_t height;
+    /* Samples per pixel after transforms: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA. */
+    uint32_t channels;
+    /* Bits per sample after transforms: 8 or 16. */
+    uint32_t bit_depth;
+    /* Non-zero for an Adam7 interlaced file. */
+    uint32_t interlaced;
+    /* Bytes in one output row without padding. */
+    size_t rowbytes;
+} cpng_header;
+
+/* ---- One-shot decoding from memory ---------------------------------------------------- */
+
+typedef struct cpng_decoder cpng_decoder;
+
+/* A decoder reading `size` bytes at `data`; the bytes must outlive the decoder. Images wider or
+ * taller than `max_dimension` are refused from the header. NULL when out of memory. */
+cpng_decoder *cpng_decoder_create(const void *data, size_t size, uint32_t max_dimension, int flags);
+/* Reads every chunk before the image data and fills `header`. */
+cpng_status cpng_decoder_read_header(cpng_decoder *decoder, cpng_header *header);
+/* Decodes the pixels into `pixels`, `stride` bytes per row (>= header.rowbytes), then reads the
+ * chunks after the image data. Call once, after a successful cpng_decoder_read_header. */
+cpng_status cpng_decoder_read_image(cpng_decoder *decoder, void *pixels, size_t stride);
+/* The message of the last failure (libpng's own where it has one), never NULL. */
+const char *cpng_decoder_message(const cpng_decoder *decoder);
+/* The decompressed iCCP profile, or NULL. Valid until the decoder is destroyed. */
+const uint8_t *cpng_decoder_icc_profile(const cpng_decoder *decoder, size_t *length);
+/* The eXIf chunk's bytes (a TIFF structure), or NULL. Valid until the decoder is destroyed. */
+const uint8_t *cpng_decoder_exif(const cpng_decoder *decoder, size_t *length);
+void cpng_decoder_destroy(cpng_decoder *decoder);
+
+/* ---- Progressive decoding (libpng's push reader) --------------------------------------- */
+
+typedef struct cpng_progressive cpng_progressive;
+
+/* A push decoder refusing images over `pixel_limit` pixels (checked from IHDR before the pixel
+ * buffer is allocated). NULL when out of memory. */
+cpng_progressive *cpng_progressive_create(uint32_t max_dimension, uint64_t pixel_limit, int flags);
+/* Feeds the next bytes. Returns CPNG_NEED_MORE, CPNG_DONE or a failure; after a failure every
+ * later call returns the same failure. Bytes after IEND are ignored. */
+cpng_status cpng_progressive_feed(cpng_progressive *decoder, const void *data, size_t size);
+/* Non-zero once the header is known; then fills `header`. */
+int cpng_progressive_header(const cpng_progressive *decoder, cpng_header *header);
+/* The pixel buffer (header.rowbytes * header.height bytes), NULL before the header. Rows not
+ * decoded yet are zero; for interlaced files earlier passes fill whole Adam7 blocks. */
+const uint8_t *cpng_progressive_pixels(const cpng_progressive *decoder);
+/* How many rows libpng has delivered so far (counting every pass of an interlaced file). */
+uint64_t cpng_progressive_rows_delivered(const cpng_progressive *decoder);
+/* The Adam7 pass now being decoded (0 for non-interlaced files). */
+int cpng_progressive_pass(const cpng_progressive *decoder);
+const char *cpng_progressive_message(const cpng_progressive *decoder);
+const uint8_t *cpng_progressive_icc_profile(const cpng_progressive *decoder, size_t *length);
+const uint8_t *cpng_progressive_exif(const cpng_progressive *decoder, size_t *length);
+void cpng_progressive_destroy(cpng_progressive *decoder);
+
+/* ---- Encoding ------------------------------------------------------------------------- */
+
+typedef struct cpng_encode_params {
+    const void *pixels;
+    /* Bytes from one row to the next. */
+    size_t stride;
+    uint32_t width;
+    uint32_t height;
+    /* 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA. */
+    uint32_t channels;
+    /* 8, or 16 with samples in host byte order. */
+    uint32_t bit_depth;
+    /* zlib level 0...9. */
+    int compression_level;
+    /* Non-zero writes an Adam7 interlaced file. */
+    int interlace;
+    /* An ICC profile to write as iCCP, or NULL. */
+    const void *icc_profile;
+    size_t icc_length;
+} cpng_encode_params;
+
+/* The encoded file: `data` is malloc'd, release it with free(). */
+typedef struct cpng_encoded {
+    uint8_t *data;
+    size_t length;
+    char message[256];
+} cpng_encoded;
+
+cpng_status cpng_encode(const cpng_encode_params *params, cpng_encoded *result);
+
+#endif /* CPNG_H */

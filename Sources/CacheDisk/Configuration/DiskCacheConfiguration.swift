@@ -1,0 +1,102 @@
+import Foundation
+
+extension DiskCache {
+    /// Which date of an entry counts for its age.
+    public enum ExpirationDate: String, Sendable, Hashable, CaseIterable {
+        /// When the entry was last read or written (a read keeps an entry alive).
+        case accessDate
+        /// When the entry was last written (SDWebImage's default).
+        case modificationDate
+    }
+
+    /// How a key becomes a file name.
+    ///
+    /// Both hash every UTF-8 byte of the key (SDWebImage's MD5 stops at the first NUL) and append
+    /// the key's extension. File names never contain key text other than the sanitised extension.
+    public enum FileNaming: String, Sendable, Hashable, CaseIterable {
+        /// 64 hex digits of SHA-256 (the default): no two keys share a file, even when someone
+        /// crafts keys on purpose (MD5 collisions with chosen prefixes are practical).
+        case sha256
+        /// 32 hex digits of MD5, as SDWebImage names its files, to read a directory SDWebImage wrote.
+        case md5
+    }
+
+    /// Where and how much a ``DiskCache`` stores.
+    public struct Configuration: Sendable {
+        /// The cache directory; created (with its parents) when missing, recreated if deleted.
+        public var directory: URL
+        /// Directories searched, after ``directory``, when reading; never written, trimmed or cleared.
+        public var additionalReadOnlyPaths: [URL]
+        /// Maximum age in seconds. Negative: entries never expire. Zero: every entry is expired.
+        /// Default: one week.
+        public var maxAge: TimeInterval
+        /// Maximum total size in bytes of the entry files (the small header included). Zero: unlimited.
+        /// Default: 1 GiB.
+        public var maxSize: Int
+        /// Which date counts for an entry's age and for the "oldest first" order of trimming.
+        public var expireBy: ExpirationDate
+        /// How keys become file names.
+        public var fileNaming: FileNaming
+        /// Whether each store calls `fsync` before its rename, so an entry survives a power loss
+        /// (a process crash never needs it). Default false: stores stay fast.
+        public var synchronizesWrites: Bool
+        /// Faults to inject into writes, for tests on machines that cannot mount a full file system.
+        package var faults: FaultInjection?
+
+        /// Creates a configuration with SDWebImage's defaults: one week, 1 GiB, modification date.
+        public init(
+            directory: URL,
+            additionalReadOnlyPaths: [URL] = [],
+            maxAge: TimeInterval = 7 * 24 * 60 * 60,
+            maxSize: Int = 1 << 30,
+            expireBy: ExpirationDate = .modificationDate,
+            fileNaming: FileNaming = .sha256,
+            synchronizesWrites: Bool = false
+        ) {
+            self.directory = directory
+            self.additionalReadOnlyPaths = additionalReadOnlyPaths
+            self.maxAge = maxAge
+            self.maxSize = maxSize
+            self.expireBy = expireBy
+            self.fileNaming = fileNaming
+            self.synchronizesWrites = synchronizesWrites
+        }
+
+        /// `$XDG_CACHE_HOME/imagekernel`, else `~/.cache/imagekernel`.
+        public static var defaultDirectory: URL {
+            let environment = ProcessInfo.processInfo.environment
+            if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+                return URL(fileURLWithPath: xdg).appendingPathComponent("imagekernel", isDirectory: true)
+            }
+            let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.homeDirectoryForCurrentUser
+            return home.appendingPathComponent(".cache/imagekernel", isDirectory: true)
+        }
+    }
+
+    /// What a ``DiskCache/clean()`` removed.
+    public struct CleanResult: Sendable, Hashable {
+        /// Entry files removed (expired or trimmed).
+        public var removedCount: Int
+        /// Their total size in bytes.
+        public var removedBytes: Int
+
+        public init(removedCount: Int = 0, removedBytes: Int = 0) {
+            self.removedCount = removedCount
+            self.removedBytes = removedBytes
+        }
+    }
+}
+
+/// Write failures to inject (tests only): the next matching system call fails with `errno`.
+package struct FaultInjection: Sendable {
+    /// The errno that writing an entry's bytes fails with (for example `ENOSPC`), or nil.
+    package var writeErrno: Int32?
+    /// The errno that creating an entry's temporary file fails with (for example `EACCES`), or nil.
+    package var createErrno: Int32?
+
+    package init(writeErrno: Int32? = nil, createErrno: Int32? = nil) {
+        self.writeErrno = writeErrno
+        self.createErrno = createErrno
+    }
+}

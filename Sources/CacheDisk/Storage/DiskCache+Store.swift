@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import ImageKernel
+
+extension DiskCache {
+    /// Stores `data` and its validators under `key`, replacing any entry.
+    ///
+    /// The bytes go to a temporary file that is renamed over the entry, so readers (in this or
+    /// another process) see the old entry or the new one. If the store takes the directory over
+    /// its size limit, a background trim follows; the store itself never scans the directory.
+    /// - Throws: ``ImageKernelError`` (stage `.cache`, plugin `"CacheDisk"`): `diskFull`,
+    ///   `permissionDenied`, `ioError`, or `tooLarge` when the entry alone exceeds
+    ///   ``Configuration/maxSize``. Nothing else in the cache is lost.
+    public func storeData(_ data: Data, validators: CacheValidators? = nil, forKey key: String) throws {
+        let location = naming.entryPath(forKey: key, in: directoryPath)
+        let header = EntryFormat.header(payloadLength: data.count, validators: validators)
+        let fileSize = header.count + data.count
+        if configuration.maxSize > 0, fileSize > configuration.maxSize {
+            throw ImageKernelError(
+                stage: .cache, plugin: Self.pluginName, code: .tooLarge,
+                message: "an entry of \(fileSize) bytes does not fit in a cache of \(configuration.maxSize) bytes")
+        }
+        var recreated = false
+        while true {
+            switch attemptStore(location, header: header, data: data) {
+            case .success:
+                return
+            case .failure(let failure) where (failure.code == ENOENT || failure.code == ENOTDIR) && !recreated:
+                // The directory was deleted while we run: recreate it once and try again.
+                recreated = true
+                recreateDirectory()
+            case .failure(let failure):
+                throw failure.kernelError
+            }
+        }
+    }
+
+    private func attemptStore(_ location: EntryPath, header: [UInt8], data: Data) -> Result<Void, SystemCallFailure> {
+        let temporary: (path: String, size: Int)
+        switch EntryWriter.writeTemporary(
+            directory: directoryPath, header: header, payload: data,
+            synchronize: configuration.synchronizesWrites, faults: configuration.faults)
+        {
+        case .success(let written): temporary = written
+        case .failure(let failure): return .failure(failure)
+        }
+        let finalPath = location.path
+        let name = location.name
+        let now = POSIX.now()
+        let flushAt = ledgerBatchBytes
+        let outcome = state.withLock { state -> Result<Bool, SystemCallFailure> in
+            // The size being replaced: from the index when it is trustworthy, else from the file.
+            var replaced = state.index[name]?.size
+            if replaced == nil, state.isStale || !state.isBuilt, let st = POSIX.lstatPath(finalPath), POSIX.isRegular(st) {
+                replaced = Int(st.st_size)
+            }
+            guard rename(temporary.path, finalPath) == 0 else {
+                return .failure(SystemCallFailure(code: errno, action: "cannot rename into", path: finalPath))
+            }
+            state.upsert(DateOrderedIndex.Entry(name: name, size: temporary.size, date: now))
+            state.account(temporary.size - (replaced ?? 0), flushAtBytes: flushAt)
+            return .success(scheduleMaintenanceIfNeeded(&state, now: now))
+        }
+        switch outcome {
+        case .success(let schedule):
+            if schedule { maintenance.async { self.automaticMaintenance() } }
+            return .success(())
+        case .failure(let failure):
+            unlink(temporary.path)
+            return .failure(failure)
+        }
+    }
+
+    /// Removes the entry for `key` (under its name with and without extension).
+    /// - Throws: ``ImageKernelError`` when a file exists but cannot be removed.
+    public func removeData(forKey key: String) throws {
+        let candidates = naming.entryPath(forKey: key, in: directoryPath).candidates
+        let flushAt = ledgerBatchBytes
+        let failure = state.withLock { state -> SystemCallFailure? in
+            var failure: SystemCallFailure?
+            for candidate in candidates {
+                let path = candidate.path
+                let name = candidate.name
+                var size = state.index[name]?.size
+                if size == nil, let st = POSIX.lstatPath(path), POSIX.isRegular(st) { size = Int(st.st_size) }
+                let code = POSIX.unlinkPath(path)
+                if code == 0 {
+                    state.account(-(size ?? 0), flushAtBytes: flushAt)
+                } else if code != ENOENT && code != ENOTDIR {
+                    failure = failure ?? SystemCallFailure(code: code, action: "cannot remove", path: path)
+                    continue
+                }
+                state.remove(name)
+            }
+            return failure
+        }
+        if let failure { throw failure.kernelError }
+    }
+
+    /// Own size changes are added to the shared ledger in batches of about this many bytes.
+    var ledgerBatchBytes: Int {
+        configuration.maxSize > 0 ? max(64 << 10, configuration.maxSize / 64) : 16 << 20
+    }
+
+    /// Recreates a deleted cache directory and starts over with an empty index and a new ledger.
+    func recreateDirectory() {
+        _ = POSIX.makeDirectories(directoryPath)
+        state.withLock { state in
+            if let ledger = state.ledger, ledger.isCurrent { return }
+            state.ledger = Ledger(directory: directoryPath)
+            state.ledgerState = nil
+            state.index = DateOrderedIndex()
+            state.pendingBytes = 0
+            state.pendingOperations = 0
+            // Another process may have recreated it first and stored entries already.
+            state.isStale = true
+        }
+    }
+}

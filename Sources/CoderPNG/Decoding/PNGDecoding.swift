@@ -1,0 +1,84 @@
+import CPNG
+import Foundation
+import ImageKernel
+
+/// One-shot decoding of a whole PNG held in memory.
+enum PNGDecoding {
+    /// libpng's width/height user limit: no side may exceed the pixel limit either.
+    static func maximumDimension(_ options: DecodeOptions) -> UInt32 {
+        UInt32(clamping: max(1, options.pixelLimit))
+    }
+
+    static func flags(_ options: DecodeOptions) -> Int32 {
+        options.preserve16Bit ? CPNG_FLAG_PRESERVE_16 : 0
+    }
+
+    static func decode(_ data: Data, options: DecodeOptions, coder: String) throws(ImageKernelError) -> Image {
+        let result = data.withUnsafeBytes { bytes in
+            Result { () throws(ImageKernelError) -> Image in try decode(bytes, options: options, coder: coder) }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, coder: String) throws(ImageKernelError) -> Image {
+        guard let decoder = cpng_decoder_create(bytes.baseAddress, bytes.count, maximumDimension(options), flags(options)) else {
+            throw PNGFailure.outOfMemory(stage: .decode, coder: coder)
+        }
+        defer { cpng_decoder_destroy(decoder) }
+        func failure(_ status: cpng_status) -> ImageKernelError {
+            PNGFailure.error(status, message: String(cString: cpng_decoder_message(decoder)), stage: .decode, coder: coder)
+        }
+
+        var header = cpng_header()
+        let headerStatus = cpng_decoder_read_header(decoder, &header)
+        guard headerStatus == CPNG_OK else { throw failure(headerStatus) }
+        let (width, height) = (Int(header.width), Int(header.height))
+        guard width * height <= options.pixelLimit else {
+            throw PNGFailure.pixelLimit(width: width, height: height, limit: options.pixelLimit, coder: coder)
+        }
+        guard let format = PixelFormat(pngHeader: header) else {
+            throw ImageKernelError(
+                stage: .decode, plugin: coder, code: .unsupported,
+                message: "libpng produced \(header.channels) channels of \(header.bit_depth) bits")
+        }
+
+        let rowBytes = Int(header.rowbytes)
+        var status = CPNG_OK
+        // Uninitialised on purpose: libpng writes every byte, and zeroing first costs a pass
+        // over the whole buffer. On failure the buffer is dropped unread.
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
+            status = cpng_decoder_read_image(decoder, buffer.baseAddress, rowBytes)
+            count = rowBytes * height
+        }
+        guard status == CPNG_OK else { throw failure(status) }
+
+        return try Image(
+            width: width, height: height, pixelFormat: format, bytesPerRow: rowBytes, pixels: pixels,
+            orientation: orientation(cpng_decoder_exif, decoder), iccProfile: copiedBytes(cpng_decoder_icc_profile, decoder),
+            sourceFormat: .png, scale: options.scale)
+    }
+
+    /// Copies the bytes a CPNG accessor returns (ICC profile, eXIf), or nil when there are none.
+    static func copiedBytes(
+        _ accessor: (OpaquePointer?, UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>?, _ decoder: OpaquePointer
+    ) -> [UInt8]? {
+        var length = 0
+        guard let start = accessor(decoder, &length), length > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: start, count: length))
+    }
+
+    /// The orientation an eXIf chunk records, `.up` when there is none.
+    static func orientation(
+        _ accessor: (OpaquePointer?, UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>?, _ decoder: OpaquePointer
+    ) -> ExifOrientation {
+        copiedBytes(accessor, decoder).flatMap(ExifOrientation.init(tiff:)) ?? .up
+    }
+
+    /// Averages the image down to the requested thumbnail size, if one is set and smaller.
+    static func applyThumbnail(_ image: Image, options: DecodeOptions, coder: String) throws(ImageKernelError) -> Image {
+        guard let target = options.thumbnailPixelSize,
+              let size = AreaDownscale.fittingSize(width: image.width, height: image.height, target: target)
+        else { return image }
+        return try AreaDownscale.downscale(image, width: size.width, height: size.height)
+    }
+}

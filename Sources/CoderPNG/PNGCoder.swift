@@ -1,0 +1,77 @@
+import Foundation
+import ImageKernel
+
+/// Decodes and encodes PNG with libpng 1.6, including progressive decoding of partial data.
+///
+/// Register it with a registry to use it through the kernel:
+/// ```swift
+/// let coders = CoderRegistry()
+/// PNGCoder.register(into: coders)  // same as coders.register(PNGCoder())
+/// ```
+///
+/// Decoding expands every PNG colour type and bit depth to 8 bits per sample (16 with
+/// ``DecodeOptions/preserve16Bit``): gray → `gray8`, gray+alpha → `grayAlpha8`, RGB → `rgb8`,
+/// RGBA → `rgba8`, palette → `rgb8` (`rgba8` with tRNS), and gray or RGB with tRNS gain an alpha
+/// channel. 16-bit samples are kept in host byte order, or reduced to their high byte (libpng's
+/// `strip_16`). No gamma correction is applied; an iCCP profile is carried on the image and an
+/// eXIf orientation is reported (not applied).
+///
+/// PNG has no reduced-size decode, so a ``DecodeOptions/thumbnailPixelSize`` is honoured by
+/// decoding the full image and then averaging it down (area average, aspect ratio kept, never
+/// enlarged). The pixel limit is checked from IHDR before the pixel buffer is allocated; because
+/// PNG cannot be decoded smaller without the full buffer, ``DecodeOptions/scaleDownLargeImages``
+/// does not rescue an image over the limit (it is refused). APNG animation frames are not
+/// decoded: the default image is returned.
+///
+/// Errors are ``ImageKernelError``s with stage `.decode`/`.encode`, plugin `"CoderPNG"`, code
+/// `corruptData`, `truncated`, `pixelLimitExceeded`, `unsupported` or `invalidArgument`, and
+/// libpng's own message. libpng's `longjmp` never crosses a Swift frame.
+///
+/// A `PNGCoder` holds no state; one value may be used from any number of threads at once.
+public struct PNGCoder: ProgressiveImageCoder {
+    public let name = "CoderPNG"
+
+    public init() {}
+
+    /// Registers a `PNGCoder` in front of the registry's other coders.
+    @discardableResult
+    public static func register(into registry: CoderRegistry) -> RegistrationToken {
+        registry.register(PNGCoder())
+    }
+
+    /// True when the bytes start with the eight-byte PNG signature.
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat.sniff(data) == .png
+    }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
+        let image = try PNGDecoding.decode(data, options: options, coder: name)
+        return try PNGDecoding.applyThumbnail(image, options: options, coder: name)
+    }
+
+    /// A new decoder that turns partial data into previews; see ``ProgressiveImageDecoder``.
+    ///
+    /// Each preview holds the rows decoded so far (rows not decoded yet are zero: black, and
+    /// transparent where there is alpha); for an Adam7 interlaced file the early passes fill
+    /// whole blocks, so the first previews are coarse versions of the whole image. The image
+    /// returned when IEND arrives has ``Image/isPreview`` false. Bytes after IEND are ignored.
+    public func makeProgressiveDecoder(options: DecodeOptions) -> any ProgressiveImageDecoder {
+        PNGProgressiveDecoder(options: options, coder: name)
+    }
+
+    /// PNG only.
+    public func canEncode(_ format: ImageFormat) -> Bool {
+        format == .png
+    }
+
+    /// Encodes any of the kernel's pixel formats (gray, gray+alpha, RGB, RGBA at 8 or 16 bits;
+    /// premultiplied alpha is un-premultiplied first) with zlib level
+    /// ``EncodeOptions/compressionLevel``; ``EncodeOptions/progressive`` writes an Adam7
+    /// interlaced file. The image's ICC profile is written as iCCP.
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data {
+        guard canEncode(format) else {
+            throw ImageKernelError(stage: .encode, plugin: name, code: .unsupported, message: "\(name) cannot encode \(format)")
+        }
+        return try PNGEncoding.encode(image, options: options, coder: name)
+    }
+}
