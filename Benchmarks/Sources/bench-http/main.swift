@@ -7,7 +7,7 @@ import LoaderHTTP
 // Wall time of HTTPLoader fetching all of them with maxConcurrentDownloads N vs
 // `curl --parallel --parallel-max N` fetching the same list (goal: >= 0.9x curl's throughput),
 // and CPU seconds per 1000 requests for both (ours: this process; curl: its rusage as a child).
-// Usage: bench-http [--files 2000] [--runs 3] [--loader-only]
+// Usage: bench-http [--files 2000] [--runs 5] [--loader-only]
 
 let arguments = CommandLine.arguments
 func option(_ name: String, _ fallback: Int) -> Int {
@@ -15,7 +15,7 @@ func option(_ name: String, _ fallback: Int) -> Int {
     return Int(arguments[index + 1]) ?? fallback
 }
 let fileCount = option("--files", 2000)
-let runs = option("--runs", 3)
+let runs = option("--runs", 5)
 
 // Files: ~50 KB each (45–55 KB), pseudo-random bytes so nothing compresses.
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("bench-http-\(UUID().uuidString)")
