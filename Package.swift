@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "LoaderFile", targets: ["LoaderFile"]),
         .library(name: "CoderJPEG", targets: ["CoderJPEG"]),
         .library(name: "CoderPNG", targets: ["CoderPNG"]),
+        .library(name: "LoaderHTTP", targets: ["LoaderHTTP"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -43,6 +44,9 @@ let package = Package(
         .target(name: "CoderJPEG", dependencies: ["ImageKernel", "CJPEG"], swiftSettings: strict),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
         .target(name: "CoderPNG", dependencies: ["ImageKernel", "CPNG"], swiftSettings: strict),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
+        .target(name: "HTTPTestServer", dependencies: ["ImageKernel"], swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",
@@ -70,6 +74,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(
+            name: "LoaderHTTPTests",
+            dependencies: ["LoaderHTTP", "HTTPTestServer", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(name: "imagekernelTests", dependencies: ["imagekernel"], swiftSettings: strict),
     ],

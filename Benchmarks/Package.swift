@@ -34,6 +34,13 @@ let package = Package(
                 .product(name: "CoderPNG", package: "ImageKernel"),
             ]
         ),
+        .executableTarget(
+            name: "bench-http",
+            dependencies: [
+                "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "LoaderHTTP", package: "ImageKernel"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,86 @@
+import Foundation
+
+/// nginx on a free port of 127.0.0.1 serving one directory, from a temporary configuration.
+final class Nginx {
+    let port: Int
+    let root: URL
+    private let directory: URL
+    private let process: Process
+
+    init(serving root: URL) throws {
+        guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw BenchError("nginx is not installed (apt-get install nginx)")
+        }
+        self.root = root
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-nginx-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        for _ in 0..<5 {
+            let port = Int.random(in: 20000...60000)
+            let dir = directory.path
+            let config = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(dir)/nginx.pid;
+            error_log \(dir)/error.log warn;
+            events { worker_connections 4096; }
+            http {
+                access_log off;
+                sendfile on;
+                tcp_nopush on;
+                keepalive_requests 100000;
+                client_body_temp_path \(dir)/tmp/body;
+                proxy_temp_path \(dir)/tmp/proxy;
+                fastcgi_temp_path \(dir)/tmp/fastcgi;
+                uwsgi_temp_path \(dir)/tmp/uwsgi;
+                scgi_temp_path \(dir)/tmp/scgi;
+                server { listen 127.0.0.1:\(port); root \(root.path); }
+            }
+            """
+            try config.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: nginx)
+            process.arguments = ["-p", dir, "-c", "\(dir)/nginx.conf", "-e", "\(dir)/error.log"]
+            try process.run()
+            if Self.waitForListener(port: port, process: process) {
+                self.port = port
+                self.process = process
+                return
+            }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        throw BenchError("nginx did not start; see \(directory.path)/error.log")
+    }
+
+    /// Stops nginx (SIGKILL: a single-process nginx may inherit a mask that blocks SIGTERM).
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func waitForListener(port: Int, process: Process) -> Bool {
+        for _ in 0..<200 {
+            guard process.isRunning else { return false }
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            } == 0
+            close(fd)
+            if connected { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

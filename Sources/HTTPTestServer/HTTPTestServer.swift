@@ -1,0 +1,149 @@
+import Foundation
+import ImageKernel
+
+/// A small HTTP/1.1 server on 127.0.0.1 for tests: one thread per connection, keep-alive, and
+/// routes that misbehave on purpose (delay, stall, drop mid-body, endless bodies, any status,
+/// redirect chains and loops, Basic auth, cookies, conditional requests). It records every
+/// request, counts them per path, and notices when a client closes a connection mid-response.
+///
+/// Routes (`<name>` is a file added with ``addFile(_:data:etag:lastModified:)``):
+/// - `/files/<name>` — the file, with ETag/Last-Modified and 304 for matching validators.
+///   Query: `delay=ms` before answering, `chunked=1` (no Content-Length), `chunk=bytes` and
+///   `pace=ms` to send the body in pieces with pauses, `hold=<gate>` to send half the body and the
+///   rest once the gate opens.
+/// - `/gate/<gate>/<name>` — waits until ``openGate(_:)`` opens `<gate>`, then serves the file.
+/// - `/status/<code>` — answers that status with a short text body.
+/// - `/redirect/<n>/<rest>` — 302 to `/redirect/<n-1>/<rest>`, and from 0 to `/<rest>`.
+/// - `/loop/a`, `/loop/b` — redirect to each other forever.
+/// - `/redirect-to?url=<absolute>` — 302 to any URL.
+/// - `/stall` — never answers; `/stall-body/<bytes>` sends the head and half the body, then stalls.
+/// - `/drop/<name>` — announces the whole file, sends half, closes the connection.
+/// - `/endless` — a chunked body that never ends; `/garbage` — a reply that is not HTTP.
+/// - `/big/<bytes>` — that many bytes with a Content-Length; `?chunked=1` without one.
+/// - `/auth/<name>` — the file for Basic ``user``:``password``, else 401 with a challenge.
+/// - `/cookie/set/<cookie>?value=v` — sets the cookie; `/cookie/check/<cookie>/<name>` serves the
+///   file only when the request carries the cookie, else 403.
+/// - `/echo-headers` — the request headers as `name: value` lines, sorted.
+public final class HTTPTestServer: Sendable {
+    /// The user name `/auth/` accepts.
+    public static let user = "tester"
+    /// The password `/auth/` accepts.
+    public static let password = "s3cret"
+
+    /// The port on 127.0.0.1.
+    public let port: Int
+    private let listener: ListeningSocket
+    let state = Locked(State())
+
+    struct ServedFile {
+        var data: Data
+        var etag: String?
+        var lastModified: String?
+    }
+
+    struct State {
+        var files: [String: ServedFile] = [:]
+        var openGates: Set<String> = []
+        var requests: [RecordedRequest] = []
+        var counts: [String: Int] = [:]
+        var clientCloses: [String: Int] = [:]
+        var connections = 0
+        var sockets: [Int32: Socket] = [:]
+        var stopped = false
+    }
+
+    /// Starts listening on a free port of 127.0.0.1.
+    public init() throws {
+        signal(SIGPIPE, SIG_IGN)
+        listener = try ListeningSocket()
+        port = listener.port
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "HTTPTestServer.accept"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// The URL of a path (with an optional query) on this server.
+    public func url(_ pathAndQuery: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(pathAndQuery.hasPrefix("/") ? "" : "/")\(pathAndQuery)")!
+    }
+
+    /// Serves `data` under `/files/<name>` (and the other routes that take a file name).
+    public func addFile(_ name: String, data: Data, etag: String? = nil, lastModified: String? = nil) {
+        state.withLock { $0.files[name] = ServedFile(data: data, etag: etag, lastModified: lastModified) }
+    }
+
+    /// Lets requests waiting on `/gate/<name>/…` (now and later) proceed.
+    public func openGate(_ name: String) {
+        _ = state.withLock { $0.openGates.insert(name) }
+    }
+
+    /// How many requests arrived for the path (query ignored).
+    public func requestCount(path: String) -> Int { state.withLock { $0.counts[path] ?? 0 } }
+
+    /// Every request so far, in arrival order.
+    public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+
+    /// How many connections were accepted.
+    public var connectionCount: Int { state.withLock { $0.connections } }
+
+    /// How many times a client closed the connection while a response for the path was pending
+    /// or being sent.
+    public func clientCloseCount(path: String) -> Int { state.withLock { $0.clientCloses[path] ?? 0 } }
+
+    /// Stops accepting, closes every connection. Idempotent.
+    public func stop() {
+        // Shut connections down under the lock: a connection thread closes its descriptor only
+        // after leaving the table, so no descriptor here can have been reused by someone else.
+        let first: Bool = state.withLock { state in
+            guard !state.stopped else { return false }
+            state.stopped = true
+            for socket in state.sockets.values { _ = shutdown(socket.fd, Int32(SHUT_RDWR)) }
+            return true
+        }
+        if first { listener.shutdown() }
+    }
+
+    var isStopped: Bool { state.withLock { $0.stopped } }
+
+    private func acceptLoop() {
+        while let socket = listener.accept() {
+            let number: Int? = state.withLock { state in
+                guard !state.stopped else { return nil }
+                state.sockets[socket.fd] = socket
+                defer { state.connections += 1 }
+                return state.connections
+            }
+            guard let number else { socket.close(); continue }
+            let thread = Thread { [self] in
+                Connection(server: self, socket: socket, number: number).serve()
+                state.withLock { _ = $0.sockets.removeValue(forKey: socket.fd) }
+                socket.close()
+            }
+            thread.name = "HTTPTestServer.connection"
+            thread.start()
+        }
+        listener.close()
+    }
+
+    func record(_ head: RequestHead, connection: Int) {
+        state.withLock { state in
+            state.requests.append(RecordedRequest(
+                sequence: state.requests.count, connection: connection, method: head.method,
+                path: head.path, query: head.query, headers: head.headers))
+            state.counts[head.path, default: 0] += 1
+        }
+    }
+
+    func recordClientClose(path: String) {
+        state.withLock { $0.clientCloses[path, default: 0] += 1 }
+    }
+
+    func file(_ name: String) -> ServedFile? { state.withLock { $0.files[name] } }
+
+    func isGateOpen(_ name: String) -> Bool { state.withLock { $0.openGates.contains(name) } }
+}

@@ -1,0 +1,19 @@
+import ImageKernel
+
+/// Work handed from callers' tasks to the driver thread.
+enum DriverCommand: Sendable {
+    /// A caller wants the transfer described by the spec.
+    case attach(TransferSpec, LoadToken)
+    /// A caller's task was cancelled; drop its token (and the transfer if it was the last).
+    case detach(tokenID: UInt64)
+    /// Fail every queued and running transfer with `cancelled`.
+    case cancelAll
+    /// Report the queue's state.
+    case status(@Sendable (HTTPLoader.Status) -> Void)
+}
+
+/// The curl multi handle's address, shared only so other threads can call `curl_multi_wakeup`
+/// (which libcurl documents as callable from any thread). All other use stays on the driver thread.
+struct MultiHandleAddress: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+}

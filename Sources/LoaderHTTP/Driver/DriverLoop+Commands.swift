@@ -1,0 +1,58 @@
+import Foundation
+import ImageKernel
+
+extension DriverLoop {
+    func handle(_ command: DriverCommand) {
+        switch command {
+        case .attach(let spec, let token): attach(token, to: spec)
+        case .detach(let id): detach(tokenID: id)
+        case .cancelAll: cancelEverything(.http(.cancelled, "cancelAllDownloads was called"))
+        case .status(let reply):
+            reply(HTTPLoader.Status(
+                queuedTransfers: queue.count, runningTransfers: running.count, tokens: transferOfToken.count))
+        }
+    }
+
+    /// Joins the caller to an equal transfer in flight, or queues a new one.
+    private func attach(_ token: LoadToken, to spec: TransferSpec) {
+        guard !token.isCompleted else { return }  // its task was cancelled before the driver saw it
+        if let transfer = joinable[spec] {
+            let before = transfer.add(token)
+            transferOfToken[token.id] = transfer
+            if transfer.phase == .queued {
+                queue.move(transfer, from: before, to: transfer.priority)
+            } else if !transfer.body.isEmpty {
+                // A late joiner gets everything received so far as its first chunk.
+                token.report(LoadProgress(
+                    received: Int64(transfer.body.count), expected: transfer.expected,
+                    chunk: token.wantsChunks ? transfer.body.copy() : nil))
+            }
+            return
+        }
+        let transfer = Transfer(spec: spec, configuration: configuration, buffers: buffers)
+        transfer.add(token)
+        joinable[spec] = transfer
+        transferOfToken[token.id] = transfer
+        queue.push(transfer, priority: transfer.priority)
+    }
+
+    /// Drops a cancelled caller. The last caller leaving cancels the transfer: a queued one never
+    /// starts, a running one is removed from curl, which closes its connection.
+    private func detach(tokenID: UInt64) {
+        guard let transfer = transferOfToken.removeValue(forKey: tokenID) else { return }
+        guard !transfer.removeToken(id: tokenID) else { return }
+        switch transfer.phase {
+        case .queued: queue.remove(transfer)
+        case .running: stop(transfer)
+        case .finished: break
+        }
+        finish(transfer, .failure(.cancelled(.load, plugin: HTTPLoader.pluginName)))
+    }
+
+    func cancelEverything(_ error: ImageKernelError) {
+        let queued = queue.removeAll()
+        let active = Array(running.values)
+        for transfer in active { stop(transfer) }
+        for transfer in queued + active { finish(transfer, .failure(error)) }
+    }
+}

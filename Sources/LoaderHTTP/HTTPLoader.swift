@@ -1,0 +1,131 @@
+import Foundation
+import ImageKernel
+import Synchronization
+
+/// An ``ImageLoader`` for `http` and `https` URLs on libcurl's multi interface.
+///
+/// One driver thread runs one curl multi handle for all of the loader's transfers, so connections
+/// are reused and HTTP/2 streams are multiplexed where the server offers it. Loads of the same
+/// request coalesce into one transfer; cancelling a caller's task detaches only that caller, and
+/// the last caller leaving cancels the transfer and closes its connection. At most
+/// ``Configuration/maxConcurrentDownloads`` transfers run at once; the rest wait in a queue
+/// ordered by priority (``LoaderOptions/highPriority``, ``LoaderOptions/lowPriority``), then
+/// FIFO or LIFO (``Configuration/executionOrder``).
+///
+/// Two loads share a transfer when their final requests are equal: same URL, same headers (after
+/// merging, validators, the headers filter and the request modifier), and the same
+/// `handleCookies` and `allowInvalidSSLCertificates` options. Priority and progressive delivery
+/// are per caller. A load that arrives after the transfer finished starts a new one.
+///
+/// A request with ``ImageRequest/cachedValidators`` is sent as a conditional request
+/// (`If-None-Match`, `If-Modified-Since`); a 304 answer yields a ``LoadResult`` with
+/// ``LoadResult/notModified`` set and no data. ``LoaderOptions/handleCookies`` sends and stores
+/// cookies in a cookie store shared by this loader's transfers; ``LoaderOptions/progressiveLoad``
+/// passes each new chunk in ``LoadProgress/chunk``; ``LoaderOptions/allowInvalidSSLCertificates``
+/// turns certificate checks off.
+///
+/// Failures are ``ImageKernelError``s at stage `.load` with plugin `"LoaderHTTP"`: `timeout`,
+/// `dnsFailure`, `cannotConnect`, `connectionLost` and `cancelled` are transient, as is
+/// `httpStatus` for 408, 429 and 5xx (the status is in ``ImageKernelError/httpStatus``);
+/// `tooLarge`, `tls`, `redirect`, `invalidURL`, other statuses and a reply that is not HTTP
+/// (`ioError`) are permanent.
+///
+/// Call ``shutdown()`` when done (deinit does it too); it stops the driver thread.
+public final class HTTPLoader: ImageLoader {
+    /// How the loader names itself in errors: `"LoaderHTTP"`.
+    public static let pluginName = "LoaderHTTP"
+
+    /// A snapshot of the loader's queue.
+    public struct Status: Sendable, Hashable {
+        /// Transfers waiting for a free slot.
+        public var queuedTransfers: Int
+        /// Transfers added to curl.
+        public var runningTransfers: Int
+        /// Callers waiting for a result, across all transfers.
+        public var tokens: Int
+
+        /// A status with these counts.
+        public init(queuedTransfers: Int, runningTransfers: Int, tokens: Int) {
+            self.queuedTransfers = queuedTransfers
+            self.runningTransfers = runningTransfers
+            self.tokens = tokens
+        }
+
+        /// Nothing queued, running or waiting.
+        public static let idle = Status(queuedTransfers: 0, runningTransfers: 0, tokens: 0)
+    }
+
+    /// `"LoaderHTTP"`.
+    public var name: String { Self.pluginName }
+    /// The settings this loader was created with.
+    public let configuration: Configuration
+    private let driver: CurlDriver
+    /// The user agent and configured headers, merged once.
+    let baseHeaders: [String: String]
+    private let nextTokenID = Atomic<UInt64>(1)
+
+    /// Creates a loader and starts its driver thread.
+    /// - Throws: ``ImageKernelError`` with code `invalidArgument` when a configured header cannot
+    ///   be sent (control characters, a name that is not a token), `internal` when libcurl cannot
+    ///   be initialised.
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        self.baseHeaders = HeaderMerge.base(configuration)
+        try Self.validate(baseHeaders)
+        self.driver = try CurlDriver(configuration: configuration)
+    }
+
+    deinit { driver.shutdown(wait: false) }
+
+    /// True for `http` and `https` URLs.
+    public func canLoad(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    /// Loads the request's URL. `progress` is called on the loader's driver thread; keep it short.
+    public func load(
+        _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
+        progress: @escaping @Sendable (LoadProgress) -> Void
+    ) async throws -> LoadResult {
+        try Task.checkCancellation()
+        let spec = try makeSpec(request, options: options, context: context)
+        let priority: LoadToken.Priority =
+            options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+        let token = LoadToken(
+            id: nextTokenID.add(1, ordering: .relaxed).oldValue, priority: priority,
+            wantsChunks: options.contains(.progressiveLoad), progress: progress)
+        let driver = self.driver
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard token.install(continuation) else { return }
+                if !driver.send(.attach(spec, token)) {
+                    token.complete(.failure(.http(.cancelled, "the loader was shut down")))
+                }
+            }
+        } onCancel: {
+            token.complete(.failure(.cancelled(.load, plugin: Self.pluginName)))
+            driver.send(.detach(tokenID: token.id))
+        }
+    }
+
+    /// Fails every queued and running download with `cancelled`.
+    public func cancelAllDownloads() {
+        driver.send(.cancelAll)
+    }
+
+    /// The number of queued and running transfers and of waiting callers.
+    public func status() async -> Status {
+        let driver = self.driver
+        return await withCheckedContinuation { continuation in
+            let sent = driver.send(.status { continuation.resume(returning: $0) })
+            if !sent { continuation.resume(returning: .idle) }
+        }
+    }
+
+    /// Stops the driver thread: waiting callers fail with `cancelled`, later loads fail at once.
+    /// Returns when the thread has finished (unless called from a progress or modifier callback).
+    public func shutdown() {
+        driver.shutdown(wait: true)
+    }
+}
