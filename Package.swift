@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile", "CoderPNG", "CoderJPEG", "CacheDisk",
+                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CacheDisk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -80,7 +80,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
-        .testTarget(name: "imagekernelTests", dependencies: ["imagekernel"], swiftSettings: strict),
+        .testTarget(name: "imagekernelTests", dependencies: ["imagekernel", "HTTPTestServer"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -166,3 +166,33 @@ extension CLIReferenceTests {
         #expect(line[6] == row[5], "\(path)")
     }
 }
+
+import HTTPTestServer
+
+@Suite("imagekernel over HTTP")
+struct CLIHTTPTests {
+    @Test func fetchAndPrefetchLoadHTTPURLsAndCacheThem() throws {
+        let server = try HTTPTestServer()
+        defer { server.stop() }
+        let png = try Data(contentsOf: TestData.url("pngsuite/basn6a08.png"))
+        let jpeg = try Data(contentsOf: TestData.url("jpeg/libjpeg-turbo/testorig.jpg"))
+        server.addFile("a.png", data: png)
+        server.addFile("b.jpg", data: jpeg)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-http-\(UUID().uuidString)")
+        let urls = [server.url("/files/a.png").absoluteString, server.url("/files/b.jpg").absoluteString]
+
+        let fetch = try CLI.run(["fetch", "--cache-dir", dir.path] + urls + [server.url("/status/404").absoluteString])
+        #expect(fetch.status != 0, "the 404 makes the run fail")
+        let rows = Array(fetch.lines.dropFirst())
+        #expect(rows.count == 3)
+        #expect(rows[0][1] == "none" && rows[0][2] == "32" && rows[0][4] == "\(png.count)")
+        #expect(rows[1][1] == "none" && rows[1][2] == "227" && rows[1][3] == "149")
+        #expect(rows[2][1] == "error" && rows[2][2] == "http_status")
+
+        let list = dir.appendingPathComponent("list.txt")
+        try urls.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let prefetch = try CLI.run(["prefetch", "--cache-dir", dir.path, "--from", list.path])
+        #expect(prefetch.lines.dropFirst().first.map { Array($0.prefix(2)) } == ["2", "0"])
+        #expect(server.requestCount(path: "/files/a.png") == 1, "the prefetch was answered from the disk cache")
+    }
+}

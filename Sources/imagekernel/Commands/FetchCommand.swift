@@ -31,7 +31,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let manager = try Plugins.manager(cacheDirectory: load.cacheDir)
+        let manager = try Plugins.manager(cache: Plugins.cache(directory: load.cacheDir), concurrency: load.concurrency)
         let options = try load.imageOptions()
         let context: ImageContext = {
             var context = ImageContext()

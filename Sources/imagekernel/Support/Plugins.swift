@@ -4,6 +4,7 @@ import CacheDisk
 import CoderJPEG
 import CoderPNG
 import LoaderFile
+import LoaderHTTP
 
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
@@ -11,8 +12,11 @@ enum Plugins {
         CoderRegistry([PNGCoder(), JPEGCoder()])
     }
 
-    static func loaders() -> LoaderRegistry {
-        LoaderRegistry([FileLoader()])
+    /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at once.
+    static func loaders(maxConcurrentDownloads: Int = 6) throws -> LoaderRegistry {
+        var http = HTTPLoader.Configuration()
+        http.maxConcurrentDownloads = maxConcurrentDownloads
+        return LoaderRegistry([FileLoader(), try HTTPLoader(configuration: http)])
     }
 
     /// The disk cache in `directory` (default `$XDG_CACHE_HOME/imagekernel`, else `~/.cache/imagekernel`).
@@ -34,7 +38,8 @@ enum Plugins {
         ((manager.cache as? TieredCache)?.backing as? DiskCache)?.waitUntilIdle()
     }
 
-    static func manager(cacheDirectory: String? = nil) throws -> ImageManager {
-        ImageManager(configuration: .init(cache: try cache(directory: cacheDirectory), loaders: loaders(), coders: coders()))
+    /// A manager over `cache` (memory only by default: `info` and `convert` never touch the disk cache).
+    static func manager(cache: any ImageCache = MemoryCache(), concurrency: Int = 6) throws -> ImageManager {
+        ImageManager(configuration: .init(cache: cache, loaders: try loaders(maxConcurrentDownloads: concurrency), coders: coders()))
     }
 }
