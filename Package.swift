@@ -46,6 +46,8 @@ let package = Package(
         .target(name: "CoderPNG", dependencies: ["ImageKernel", "CPNG"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
+        // Test-only support: locating ../shared/testdata.
+        .target(name: "TestData", swiftSettings: strict),
         .target(name: "HTTPTestServer", dependencies: ["ImageKernel"], swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
@@ -59,28 +61,28 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheDiskTests",
-            dependencies: ["CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance"],
+            dependencies: ["TestData", "CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance"],
             swiftSettings: strict
         ),
-        .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(name: "ImageKernelTests", dependencies: ["TestData", "ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(
             name: "CoderJPEGTests",
-            dependencies: ["CoderJPEG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["TestData", "CoderJPEG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CoderPNGTests",
-            dependencies: ["CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["TestData", "CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(
             name: "LoaderHTTPTests",
-            dependencies: ["LoaderHTTP", "HTTPTestServer", "ImageKernelConformance"],
+            dependencies: ["TestData", "LoaderHTTP", "HTTPTestServer", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
-        .testTarget(name: "imagekernelTests", dependencies: ["imagekernel", "HTTPTestServer"], swiftSettings: strict),
+        .testTarget(name: "imagekernelTests", dependencies: ["TestData", "imagekernel", "HTTPTestServer"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 @testable import CacheDisk
 import Foundation
+import TestData
 import Glibc
 import ImageKernel
 import Testing

@@ -1,5 +1,6 @@
 import CoderJPEG
 import Foundation
+import TestData
 import ImageKernel
 import ImageKernelConformance
 import Testing

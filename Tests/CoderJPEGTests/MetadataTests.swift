@@ -1,5 +1,6 @@
 @testable import CoderJPEG
 import Foundation
+import TestData
 import ImageKernel
 import Testing
 

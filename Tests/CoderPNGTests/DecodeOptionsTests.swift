@@ -1,5 +1,6 @@
 import CoderPNG
 import Foundation
+import TestData
 import ImageKernel
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestData
 import Testing
 
 /// One row of `../shared/testdata/REFERENCE.tsv` (Pillow's decode of every corpus file).

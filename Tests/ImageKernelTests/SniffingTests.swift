@@ -1,4 +1,5 @@
 import Foundation
+import TestData
 import ImageKernel
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestData
 import HTTPTestServer
 import ImageKernel
 import LoaderHTTP

@@ -1,4 +1,5 @@
 import Foundation
+import TestData
 import Testing
 
 /// Runs the built `imagekernel` binary as a user would and checks DESIGN.md's output formats.

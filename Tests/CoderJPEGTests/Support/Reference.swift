@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestData
 import ImageKernel
 
 /// One row of `../shared/testdata/REFERENCE.tsv` (Pillow's decode of every file).
