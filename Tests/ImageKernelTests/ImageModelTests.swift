@@ -62,3 +62,34 @@ struct ImageModelTests {
         #expect(PixelSize(parsing: "axb") == nil)
     }
 }
+
+@Suite("Plugin boundary")
+struct PluginBoundaryTests {
+    /// A coder that builds a valid image, then breaks it through the mutable public fields.
+    struct LyingCoder: ImageCoder {
+        let name = "LyingCoder"
+        func canDecode(_ data: Data) -> Bool { true }
+        func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
+            var image = RawCoder.makeImage(width: 2, height: 2)
+            image.width = 5000
+            return image
+        }
+    }
+
+    @Test func anInconsistentDecodedImageIsATypedErrorNotACrash() async throws {
+        let loader = MemoryLoader()
+        loader.serve("a", data: Data([1, 2, 3]))
+        let manager = ImageManager(configuration: .init(loaders: LoaderRegistry([loader]), coders: CoderRegistry([LyingCoder()])))
+        do {
+            _ = try await manager.image(for: memURL("a"))
+            Issue.record("an inconsistent image was delivered")
+        } catch {
+            #expect(error.code == .internalError)
+            #expect(error.plugin == "LyingCoder")
+        }
+        var broken = RawCoder.makeImage(width: 2, height: 2)
+        broken.height = 100
+        #expect(!broken.isConsistent)
+        #expect(broken.rgba8Pixels().isEmpty)
+    }
+}

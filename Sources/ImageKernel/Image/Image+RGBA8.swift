@@ -2,7 +2,10 @@ extension Image {
     /// The pixels converted to straight (non-premultiplied) 8-bit RGBA, rows top to bottom with
     /// no padding. 16-bit samples keep their high byte (libpng's `strip_16`); gray is replicated
     /// into R, G and B; a missing alpha channel becomes 255. Orientation is not applied.
+    /// An inconsistent image (see ``isConsistent``) converts to an empty array instead of reading
+    /// outside its buffer.
     public func rgba8Pixels() -> [UInt8] {
+        guard isConsistent else { return [] }
         let format = pixelFormat
         if format == .rgba8 && bytesPerRow == width * 4 && pixels.count == width * height * 4 { return pixels }
         let channels = format.channelCount

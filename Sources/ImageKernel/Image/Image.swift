@@ -49,6 +49,14 @@ public struct Image: Sendable, Equatable {
         self.isPreview = isPreview
     }
 
+    /// Whether the fields describe the buffer: positive size, rows at least as long as the pixels
+    /// they hold, and a buffer that holds every row. The public fields are mutable, so an image a
+    /// plugin built by hand can break this; the manager checks every decoded image with it.
+    public var isConsistent: Bool {
+        let tight = width * pixelFormat.bytesPerPixel
+        return width > 0 && height > 0 && bytesPerRow >= tight && pixels.count >= bytesPerRow * (height - 1) + tight
+    }
+
     /// Memory cost in bytes, used by the memory cache's cost limit.
     public var cost: Int { bytesPerRow * height + frames.reduce(0) { $0 + $1.image.cost } }
 

@@ -182,7 +182,13 @@ extension ImageManager {
                 stage: .decode, code: .noCoder,
                 message: "no registered coder decodes \(ImageFormat.sniff(data)) data (\(data.count) bytes) from \(plan.url.absoluteString)")
         }
-        return try coder.decode(data, options: options)
+        let image = try coder.decode(data, options: options)
+        guard image.isConsistent else {
+            throw ImageKernelError(
+                stage: .decode, plugin: coder.name, code: .internalError,
+                message: "the coder returned a \(image.width)x\(image.height) \(image.pixelFormat) image whose buffer (\(image.pixels.count) bytes, \(image.bytesPerRow) per row) does not hold it")
+        }
+        return image
     }
 
     /// Runs the transformer off the caller's executor.
