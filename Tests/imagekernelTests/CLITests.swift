@@ -197,3 +197,27 @@ struct CLIHTTPTests {
         #expect(server.requestCount(path: "/files/a.png") == 1, "the prefetch was answered from the disk cache")
     }
 }
+
+@Suite("imagekernel on a terminal")
+struct CLITerminalTests {
+    /// `script` gives the tool a pseudo-terminal, as a person at a shell would.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux script"))
+    func fetchDrawsAProgressBarOnATerminal() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-tty-\(UUID().uuidString)")
+        let command = [CLI.binary.path, "fetch", "--cache-dir", dir.path, TestData.url("pngsuite/basn2c08.png").path,
+                       TestData.url("pngsuite/basn0g08.png").path].joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("] 2/2"), "a progress bar was drawn: \(text.debugDescription)")
+        #expect(text.contains("source\tcache_type\twidth\theight\tbytes\tms"))
+    }
+}
