@@ -221,3 +221,37 @@ struct CLITerminalTests {
         #expect(text.contains("source\tcache_type\twidth\theight\tbytes\tms"))
     }
 }
+
+@Suite("imagekernel convert and bench")
+struct CLIConvertBenchTests {
+    @Test func convertEncodesByTheOutputExtension() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-convert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let jpeg = TestData.url("jpeg/libjpeg-turbo/testorig.jpg").path
+        let png = dir.appendingPathComponent("out.png").path
+        #expect(try CLI.run(["convert", jpeg, png]).status == 0)
+        let original = try CLI.run(["info", jpeg]).lines[1], converted = try CLI.run(["info", png]).lines[1]
+        #expect(converted[1] == "png")
+        #expect(converted[6] == original[6], "PNG is lossless: the pixels hash the same")
+
+        let thumb = dir.appendingPathComponent("thumb.jpg").path
+        let output = try CLI.run(["convert", "--thumbnail", "64x64", "--quality", "80", png, thumb])
+        #expect(output.status == 0)
+        let info = try CLI.run(["info", thumb]).lines[1]
+        #expect(Array(info[1...3]) == ["jpeg", "64", "42"])
+    }
+
+    @Test func benchPrintsMedianMinMaxPerFile() throws {
+        let files = [TestData.url("pngsuite/basn6a08.png").path, TestData.url("jpeg/mozilla/jpg-progressive.jpg").path]
+        for operation in ["decode", "thumbnail", "encode"] {
+            let output = try CLI.run(["bench", operation] + files + ["--iterations", "3", "--size", "16x16"])
+            #expect(output.status == 0, "\(operation): \(output.stdout)")
+            #expect(output.lines.first == ["file", "operation", "iterations", "median_ms", "min_ms", "max_ms"])
+            #expect(output.lines.count == 3)
+            for row in output.lines.dropFirst() {
+                let (median, low, high) = (Double(row[3])!, Double(row[4])!, Double(row[5])!)
+                #expect(row[1] == operation && low <= median && median <= high)
+            }
+        }
+    }
+}
