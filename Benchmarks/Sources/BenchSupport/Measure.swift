@@ -72,3 +72,15 @@ extension Measure {
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 }
+
+/// `../shared/testdata` beside the checkout (or `$IMAGEKERNEL_TESTDATA`): the corpora benchmarks read.
+public func testDataRoot() -> URL {
+    if let env = ProcessInfo.processInfo.environment["IMAGEKERNEL_TESTDATA"] { return URL(fileURLWithPath: env) }
+    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while dir.path != "/" {
+        let candidate = dir.deletingLastPathComponent().appendingPathComponent("shared/testdata")
+        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+        dir = dir.deletingLastPathComponent()
+    }
+    return URL(fileURLWithPath: "../shared/testdata")
+}

@@ -1,3 +1,4 @@
+import BenchSupport
 import CoderJPEG
 import Foundation
 import ImageKernel
@@ -5,16 +6,7 @@ import ImageKernel
 /// The files the benchmark decodes and the images it encodes.
 enum Corpus {
     /// `../shared/testdata` beside the checkout (or `$IMAGEKERNEL_TESTDATA`).
-    static let testData: URL = {
-        if let env = ProcessInfo.processInfo.environment["IMAGEKERNEL_TESTDATA"] { return URL(fileURLWithPath: env) }
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while dir.path != "/" {
-            let candidate = dir.deletingLastPathComponent().appendingPathComponent("shared/testdata")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: "../shared/testdata")
-    }()
+    static let testData: URL = testDataRoot()
 
     /// Real photos (1800x1200 and 1200x1800, baseline 4:2:0) plus progressive, grayscale and
     /// restart-marker files; all RGB or gray so libjpeg alone produces the same pixel format.

@@ -8,17 +8,6 @@ import ImageKernel
 // directly from C (CBenchPNG) on the same bytes, to the same pixel format, in the same run.
 // Goal for every line: ratio (baseline time / our time) >= 0.95.
 
-/// `../shared/testdata` beside the checkout, or `$IMAGEKERNEL_TESTDATA`.
-func testDataRoot() -> URL {
-    if let env = ProcessInfo.processInfo.environment["IMAGEKERNEL_TESTDATA"] { return URL(fileURLWithPath: env) }
-    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while dir.path != "/" {
-        let candidate = dir.deletingLastPathComponent().appendingPathComponent("shared/testdata")
-        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-        dir = dir.deletingLastPathComponent()
-    }
-    fatalError("shared/testdata not found; set IMAGEKERNEL_TESTDATA")
-}
 
 /// A deterministic photo-like image: smooth gradients, soft waves and a little sensor noise.
 func photoLike(width: Int, height: Int, channels: Int, bitsPerComponent: Int = 8) -> Image {
