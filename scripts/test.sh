@@ -23,4 +23,6 @@ for group in "${groups[@]}"; do
   # shellcheck disable=SC2086  # each group is a list of arguments
   swift test --skip-build $group "$@" || status=1
 done
+echo "== swift build --package-path Examples (the examples must keep compiling)"
+swift build --package-path Examples || status=1
 exit $status
