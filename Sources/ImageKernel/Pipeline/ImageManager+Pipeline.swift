@@ -13,6 +13,8 @@ extension ImageManager {
         let decodeOptions: DecodeOptions
 
         var isVariant: Bool { transformer != nil || context.thumbnailPixelSize != nil }
+        /// Where results go: the context's type, else memory only with `cacheMemoryOnly`, else all tiers.
+        var storeType: ImageCacheType { context.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all) }
     }
 
     func perform(

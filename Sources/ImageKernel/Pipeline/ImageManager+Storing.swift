@@ -10,7 +10,7 @@ extension ImageManager {
     /// transform needs no download. Storage failures are logged, never thrown: the load succeeded.
     func store(_ image: Image, originalData: Data?, validators: CacheValidators?, plan: LoadPlan, storeOriginal: Bool) async {
         guard let key = plan.key else { return }
-        let storeType = plan.context.storeCacheType ?? (plan.options.contains(.cacheMemoryOnly) ? .memory : .all)
+        let storeType = plan.storeType
         if !plan.isVariant, let originalData {
             await storeEntry(CacheEntry(image: image, data: originalData, validators: validators), key: key, plan: plan, type: storeType)
             return
@@ -39,7 +39,7 @@ extension ImageManager {
     }
 
     func storeEntry(_ entry: CacheEntry, key: String?, plan: LoadPlan, memoryAllowed: Bool) async {
-        var type = plan.context.storeCacheType ?? (plan.options.contains(.cacheMemoryOnly) ? .memory : .all)
+        var type = plan.storeType
         if !memoryAllowed { type = type.includesDisk ? .disk : .none }
         guard let key, type != .none else { return }
         await storeEntry(entry, key: key, plan: plan, type: type)

@@ -37,7 +37,7 @@ struct BenchCommand: AsyncParsableCommand {
                 let clock = ContinuousClock()
                 for _ in 0..<iterations {
                     let elapsed = try clock.measure { _ = try work() }
-                    samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                    samples.append(elapsed.seconds * 1000)
                 }
                 samples.sort()
                 print([Sources.field(file), operation.rawValue, "\(iterations)", String(format: "%.3f", samples[samples.count / 2]),

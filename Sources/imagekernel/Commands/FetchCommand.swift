@@ -47,7 +47,7 @@ struct FetchCommand: AsyncParsableCommand {
             let start = clock.now
             do {
                 let result = try await manager.image(for: Sources.url(for: source), options: options, context: context)
-                let ms = Double((clock.now - start).components.attoseconds) / 1e15 + Double((clock.now - start).components.seconds) * 1000
+                let ms = (clock.now - start).seconds * 1000
                 bar.advance(bytes: Int64(result.data?.count ?? 0))
                 if let out, let data = result.data { try? Self.write(data, for: source, into: out) }
                 let fields = [Sources.field(source), result.cacheType.rawValue, "\(result.image?.width ?? 0)", "\(result.image?.height ?? 0)",

@@ -49,7 +49,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         bar.finish()
         Plugins.finish(manager)
         let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         print(Self.header.joined(separator: "\t"))
         print(["\(summary.finished)", "\(summary.skipped)", String(format: "%.3f", seconds),
                String(format: "%.1f", seconds > 0 ? Double(summary.finished - summary.skipped) / seconds : 0)].joined(separator: "\t"))
