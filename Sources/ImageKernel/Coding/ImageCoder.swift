@@ -68,7 +68,8 @@ public protocol ProgressiveImageDecoder: AnyObject {
 /// Options for a decode.
 public struct DecodeOptions: Sendable, Hashable {
     /// Decode to a size that fits inside this box (aspect ratio kept, never upscaled), using the
-    /// codec's own scaling where it can. See ``PixelSize/thumbnail(of:fitting:)``.
+    /// codec's own scaling where it can. See ``PixelSize/thumbnail(of:fitting:)``. A box with a
+    /// side of zero or less means full size, exactly as nil does.
     public var thumbnailPixelSize: PixelSize?
     /// Refuse images whose header declares more pixels than this. Default 256 megapixels.
     public var pixelLimit: Int

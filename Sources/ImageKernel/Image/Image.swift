@@ -95,12 +95,19 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
         }
     }
     public var description: String { "\(width)x\(height)" }
+    /// Whether a side is zero or negative; an empty thumbnail box means "full size".
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
 }
 
 extension PixelSize {
     /// The size a thumbnail of an image of size `image` has when asked to fit `box`: aspect ratio
     /// kept, inside the box, never larger than the image, at least 1×1 (SDWebImage's thumbnail rule).
+    ///
+    /// A box with a side of zero or less is *no box*: the image keeps its full size (as
+    /// SDWebImage's `CGSizeZero` thumbnail size means "full size"). Every coder, the manager's
+    /// cache keys and ``DecodeOptions/thumbnailPixelSize`` follow this rule.
     public static func thumbnail(of image: PixelSize, fitting box: PixelSize) -> PixelSize {
+        guard !box.isEmpty, !image.isEmpty else { return image }
         let scale = min(1, min(Double(box.width) / Double(image.width), Double(box.height) / Double(image.height)))
         guard scale < 1 else { return image }
         return PixelSize(
