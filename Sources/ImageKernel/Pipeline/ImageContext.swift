@@ -37,7 +37,13 @@ public struct ImageContext: Sendable {
     /// Options passed to the coder on encode when re-encoding for the cache.
     public var encodeOptions: EncodeOptions?
 
+    /// The live priority of the shared load this request belongs to, set by the manager for the
+    /// loader (see ``LoadPriorityHandle``); loaders may observe it to reorder their queues.
+    public var loadPriority: LoadPriorityHandle?
+
     private var custom: [ObjectIdentifier: any Sendable] = [:]
+    /// Whether plugin-defined values are set (such contexts cannot be compared for sharing work).
+    var hasCustomValues: Bool { !custom.isEmpty }
 
     public init() {}
 

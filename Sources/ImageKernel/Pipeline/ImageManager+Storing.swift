@@ -1,55 +1,70 @@
 import Foundation
 
-/// Rule 5 and 8: what goes into the cache after a load.
+/// Rules 5 and 8: what goes into the cache after a load, and the bytes each result reports.
+///
+/// - The context's `cacheSerializer` decides what reaches the disk tier for every decoded result
+///   it is given, untransformed loads included (SDWebImage's rule); returning nil keeps that result
+///   off disk (memory tiers still get the image).
+/// - Without a serializer an untransformed load keeps the bytes it loaded; a transformed or
+///   thumbnail result is re-encoded through the coder registry (PNG with alpha, else JPEG).
+/// - A transformed or thumbnail result reports as its ``ImageResult/data`` the bytes stored for it,
+///   or nil — never the original's bytes.
+/// - Storage failures are logged and counted, never thrown: the load itself succeeded.
 extension ImageManager {
-    /// Stores a loaded (and maybe transformed) image.
-    ///
-    /// Untransformed results keep their original bytes. Transformed or thumbnail results are cached
-    /// under their own key with re-encoded bytes (the context's serializer, else PNG when there is
-    /// alpha, else JPEG), and the original bytes go under the original key so that another
-    /// transform needs no download. Storage failures are logged, never thrown: the load succeeded.
-    func store(_ image: Image, originalData: Data?, validators: CacheValidators?, plan: LoadPlan, storeOriginal: Bool) async {
-        guard let key = plan.key else { return }
-        let storeType = plan.storeType
-        if !plan.isVariant, let originalData {
-            await storeEntry(CacheEntry(image: image, data: originalData, validators: validators), key: key, plan: plan, type: storeType)
-            return
-        }
-        if storeOriginal, plan.isVariant, let originalData, let originalKey = plan.originalKey, originalKey != key {
-            var originalType = plan.context.originalStoreCacheType ?? .disk
-            if plan.options.contains(.cacheMemoryOnly), originalType.includesDisk {
-                originalType = originalType == .all ? .memory : .none
-            }
-            if originalType != .none {
-                let cache = plan.context.originalCache ?? plan.cache
-                await storeEntry(CacheEntry(data: originalData, validators: validators), key: originalKey, in: cache, type: originalType)
-            }
-        }
-        var entry = CacheEntry(image: image)
-        var type = storeType
-        if storeType.includesDisk {
-            if let data = serialize(image, originalData: originalData, plan: plan) {
-                entry.data = data
-            } else {
-                type = storeType.includesMemory ? .memory : .none
-            }
-        }
-        guard type != .none else { return }
-        await storeEntry(entry, key: key, plan: plan, type: type)
-    }
-
-    func storeEntry(_ entry: CacheEntry, key: String?, plan: LoadPlan, memoryAllowed: Bool) async {
+    /// Stores an untransformed, full-size result under its key. Returns the bytes it reports: the
+    /// loaded ones.
+    func storeOriginalResult(_ image: Image, loaded: LoadResult, plan: LoadPlan) async -> Data? {
+        guard let key = plan.key else { return loaded.data }
         var type = plan.storeType
-        if !memoryAllowed { type = type.includesDisk ? .disk : .none }
-        guard let key, type != .none else { return }
-        await storeEntry(entry, key: key, plan: plan, type: type)
-    }
-
-    private func storeEntry(_ entry: CacheEntry, key: String, plan: LoadPlan, type: ImageCacheType) async {
+        var entry = CacheEntry(image: image, data: loaded.data, validators: loaded.validators)
+        if type.includesDisk, let serializer = plan.context.cacheSerializer {
+            entry.data = serializer(image, loaded.data, plan.url)
+            if entry.data == nil { type = type.includesMemory ? .memory : .none }
+        }
         await storeEntry(entry, key: key, in: plan.cache, type: type)
+        return loaded.data
     }
 
-    private func storeEntry(_ entry: CacheEntry, key: String, in cache: any ImageCache, type: ImageCacheType) async {
+    /// Stores a transformed or thumbnail result under its own key. Returns the bytes stored for
+    /// it, or nil when none were.
+    func storeVariant(_ image: Image, originalData: Data?, validators: CacheValidators?, plan: LoadPlan) async -> Data? {
+        guard let key = plan.key else { return nil }
+        var type = plan.storeType
+        var entry = CacheEntry(image: image)
+        if type.includesDisk {
+            entry.data = serialize(image, originalData: originalData, plan: plan)
+            if entry.data == nil { type = type.includesMemory ? .memory : .none }
+        }
+        await storeEntry(entry, key: key, in: plan.cache, type: type)
+        return entry.data
+    }
+
+    /// Rule 8: keeps the original of a transformed or thumbnail load under the original key, in
+    /// the tiers `originalStoreCacheType` names (default disk): bytes for a persistent tier, the
+    /// decoded original image for a memory tier. A thumbnail load has no full-size image; asking
+    /// for the original in memory then costs one full decode, done only for that request.
+    func storeOriginal(decoded: Image?, loaded: LoadResult, plan: LoadPlan) async {
+        guard plan.isVariant, let originalKey = plan.originalKey, originalKey != plan.key else { return }
+        var type = plan.context.originalStoreCacheType ?? .disk
+        if plan.options.contains(.cacheMemoryOnly), type.includesDisk { type = type == .all ? .memory : .none }
+        guard type != .none else { return }
+        var entry = CacheEntry(validators: loaded.validators)
+        if type.includesMemory || plan.context.cacheSerializer != nil {
+            entry.image = decoded ?? (try? decode(loaded.data, plan: plan, thumbnail: nil))
+        }
+        if type.includesDisk {
+            if let serializer = plan.context.cacheSerializer, let original = entry.image {
+                entry.data = serializer(original, loaded.data, plan.url)
+            } else {
+                entry.data = loaded.data
+            }
+            if entry.data == nil { type = type.includesMemory ? .memory : .none }
+        }
+        if !type.includesMemory { entry.image = nil }
+        await storeEntry(entry, key: originalKey, in: plan.context.originalCache ?? plan.cache, type: type)
+    }
+
+    func storeEntry(_ entry: CacheEntry, key: String, in cache: any ImageCache, type: ImageCacheType) async {
         guard type != .none else { return }
         do {
             try await cache.store(entry, forKey: key, type: type)
@@ -67,7 +82,8 @@ extension ImageManager {
         do {
             return try configuration.coders.encode(image, as: format, options: options)
         } catch {
-            configuration.logger?.debug("no bytes for the disk cache", metadata: ["format": "\(format)", "error": "\(error)"])
+            configuration.metrics?.storeFailures.increment()
+            configuration.logger?.warning("no bytes for the disk cache", metadata: ["format": "\(format)", "error": "\(error)"])
             return nil
         }
     }

@@ -2,7 +2,13 @@ import Foundation
 import Logging
 
 /// Turns a URL into an image: cache query, load, decode, transform, store — SDWebImageManager's
-/// contract (DESIGN.md rules 1–8).
+/// contract (DESIGN.md rules 1–9).
+///
+/// Concurrent loads that would produce the same result share one piece of work (rule 9): one
+/// cache query, one load, one decode, one transform, one store. Loads of the same URL with
+/// different variants (thumbnail sizes, transformers) share the download and the disk query of
+/// the original, and decode once per variant. Each caller keeps its own events, completion and
+/// cancellation; the shared work stops when its last caller leaves.
 ///
 /// Use ``image(for:options:context:events:)`` from async code, or
 /// ``loadImage(with:options:context:events:completion:)`` for an operation with callbacks.
@@ -49,11 +55,16 @@ public final class ImageManager: Sendable {
 
     public let configuration: Configuration
     private let failed = Locked<Set<URL>>([])
-    private let running = Locked<RunningOperations>(RunningOperations())
+    private let running = Locked<RunningLoads>(RunningLoads())
+    /// Shared work, one job per final result, per download and per cache query (rule 9).
+    let results = SharedWork<ResultWorkKey, ImageResult, ImageLoadEvent>()
+    let downloads = SharedWork<DownloadWorkKey, LoadResult, DownloadEvent>()
+    let queries = SharedWork<QueryWorkKey, CacheQueryResult?, Never>()
 
-    private struct RunningOperations {
+    /// Every load in progress, async and operation-based alike, so `cancelAll` reaches them all.
+    private struct RunningLoads {
         var nextID: UInt64 = 1
-        var operations: [UInt64: ImageOperation] = [:]
+        var loads: [UInt64: any CancellableLoad] = [:]
     }
 
     public init(configuration: Configuration = Configuration()) {
@@ -77,11 +88,10 @@ public final class ImageManager: Sendable {
         for url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext(),
         events: (@Sendable (ImageLoadEvent) -> Void)? = nil
     ) async throws(ImageKernelError) -> ImageResult {
-        do {
-            return try await perform(url: url, options: options, context: context, emit: events ?? { _ in })
-        } catch {
-            throw ImageKernelError.wrap(error, stage: .request)
-        }
+        let caller = Caller(priority: LoadPriority(options), events: events)
+        let id = register(caller)
+        defer { unregister(id) }
+        return try await perform(url: url, options: options, context: context, caller: caller)
     }
 
     /// Loads the image for a URL string; an empty or unparsable string fails with `invalidURL`.
@@ -103,33 +113,48 @@ public final class ImageManager: Sendable {
         let operation = running.withLock { state in
             let op = ImageOperation(id: state.nextID, url: url, events: events, completion: completion)
             state.nextID += 1
-            state.operations[op.id] = op
+            state.loads[op.id] = op
             return op
         }
+        let forward: (@Sendable (ImageLoadEvent) -> Void)? = events == nil ? nil : { @Sendable event in operation.emit(event) }
+        let caller = Caller(priority: LoadPriority(options), events: forward)
         let task = Task {
             let result: Result<ImageResult, ImageKernelError>
-            do {
-                result = .success(try await perform(url: url, options: options, context: context, emit: { operation.emit($0) }))
+            do throws(ImageKernelError) {
+                result = .success(try await perform(url: url, options: options, context: context, caller: caller))
             } catch {
-                result = .failure(ImageKernelError.wrap(error, stage: .request))
+                result = .failure(error)
             }
             operation.finish(result)
-            _ = running.withLock { $0.operations.removeValue(forKey: operation.id) }
+            unregister(operation.id)
         }
         operation.attach(task)
         return operation
     }
 
-    /// Cancels every running operation.
+    /// Cancels every running load: operations from `loadImage` and `image(for:)` calls alike
+    /// (each completes or throws with `cancelled`).
     public func cancelAll() {
-        let operations = running.withLock { Array($0.operations.values) }
-        for operation in operations { operation.cancel() }
+        let loads = running.withLock { Array($0.loads.values) }
+        for load in loads { load.cancel() }
     }
 
-    /// Whether any operation started with `loadImage` is still running.
+    /// Whether any load (`loadImage` or `image(for:)`) is still running.
     public var isRunning: Bool { runningCount > 0 }
-    /// The number of operations started with `loadImage` that are still running.
-    public var runningCount: Int { running.withLock { $0.operations.count } }
+    /// The number of loads (`loadImage` operations and `image(for:)` calls) still running.
+    public var runningCount: Int { running.withLock { $0.loads.count } }
+
+    private func register(_ load: any CancellableLoad) -> UInt64 {
+        running.withLock { state in
+            defer { state.nextID += 1 }
+            state.loads[state.nextID] = load
+            return state.nextID
+        }
+    }
+
+    private func unregister(_ id: UInt64) {
+        _ = running.withLock { $0.loads.removeValue(forKey: id) }
+    }
 
     // MARK: Failed URLs
 
@@ -145,19 +170,23 @@ public final class ImageManager: Sendable {
 
     // MARK: Keys
 
-    /// The cache key for a URL under a context: key filter, then thumbnail and transformer suffixes (rule 3).
+    /// The final cache key for a URL under a context — the key its result is cached under: the
+    /// key filter's key, then the thumbnail and transformer suffixes (rule 3). Nil when the key
+    /// filter declines to cache the URL.
     public func cacheKey(for url: URL, context: ImageContext = ImageContext()) -> String? {
         guard let base = originalCacheKey(for: url, context: context) else { return nil }
         return variantKey(base, context: context)
     }
 
-    func originalCacheKey(for url: URL, context: ImageContext) -> String? {
+    /// The original cache key for a URL under a context: the key filter's key alone, under which
+    /// the untransformed original is kept (rule 8). Nil when the key filter declines.
+    public func originalCacheKey(for url: URL, context: ImageContext = ImageContext()) -> String? {
         (context.cacheKeyFilter ?? configuration.cacheKeyFilter).cacheKey(for: url)
     }
 
     func variantKey(_ base: String, context: ImageContext) -> String {
         var key = base
-        if let size = context.thumbnailPixelSize { key = CacheKey.thumbnail(key, size: size) }
+        if let size = context.thumbnailPixelSize, !size.isEmpty { key = CacheKey.thumbnail(key, size: size) }
         if let transformer = context.transformer ?? configuration.transformer {
             key = CacheKey.transformed(key, transformerKey: transformer.key)
         }

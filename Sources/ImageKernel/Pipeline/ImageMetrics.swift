@@ -8,6 +8,8 @@ public struct ImageMetrics: Sendable {
     public let failures: Counter
     public let storeFailures: Counter
     public let bytesLoaded: Counter
+    /// Decodes run by the manager (shared work decodes once for all its callers).
+    public let decodes: Counter
 
     /// Counters named `<prefix>_requests_total`, `<prefix>_cache_hits_total`, …
     public init(prefix: String = "imagekernel") {
@@ -16,5 +18,6 @@ public struct ImageMetrics: Sendable {
         failures = Counter(label: "\(prefix)_failures_total")
         storeFailures = Counter(label: "\(prefix)_cache_store_failures_total")
         bytesLoaded = Counter(label: "\(prefix)_bytes_loaded_total")
+        decodes = Counter(label: "\(prefix)_decodes_total")
     }
 }

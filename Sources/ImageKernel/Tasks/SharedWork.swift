@@ -1,0 +1,180 @@
+import Foundation
+
+/// Runs one piece of async work per key for every caller that asks for that key while it runs
+/// (DESIGN.md rule 9; Nuke's task coalescing).
+///
+/// - Each caller is a ``Subscriber``: it gets the work's events from the moment it joins (plus the
+///   *sticky* events sent before, replayed), and exactly one outcome.
+/// - A caller whose task is cancelled, or whose subscriber is cancelled, leaves at once with
+///   `cancelled`; when the last caller leaves, the work's task is cancelled and the key is free for
+///   new work. A caller that joins after that starts new work.
+/// - The work runs at the highest priority of the callers still waiting (``LoadPriorityHandle``),
+///   and its Swift task is escalated when a caller of higher task priority joins.
+/// - A failure reaches every caller.
+final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendable>: Sendable {
+    typealias Work = @Sendable (Job) async throws -> Value
+
+    /// What the work sees of its job: the live priority and a way to send events.
+    struct Job: Sendable {
+        fileprivate let pool: SharedWork
+        fileprivate let key: Key
+        fileprivate let generation: UInt64
+        /// The highest priority of the callers still waiting.
+        let priority: LoadPriorityHandle
+
+        /// Sends an event to every caller; a sticky event is also replayed to callers joining later.
+        func emit(_ event: Event, sticky: Bool = false) {
+            for subscriber in pool.listeners(key: key, generation: generation, sticky: sticky ? event : nil) {
+                subscriber.emit(event)
+            }
+        }
+    }
+
+    private struct State {
+        var nextGeneration: UInt64 = 0
+        var jobs: [Key: JobState] = [:]
+    }
+
+    private struct JobState {
+        let generation: UInt64
+        let priority: LoadPriorityHandle
+        /// Callers with the priority each asked for (kept here, not read from the subscriber, so the
+        /// pool never takes a subscriber's lock while holding its own).
+        var subscribers: [ObjectIdentifier: (subscriber: Subscriber<Value, Event>, priority: LoadPriority)] = [:]
+        var listeners = 0
+        var replay: [Event] = []
+        var task: Task<Void, Never>?
+        var taskPriority: TaskPriority
+
+        var highestPriority: LoadPriority { subscribers.values.lazy.map(\.priority).max() ?? .low }
+        var listeningSubscribers: [Subscriber<Value, Event>] {
+            subscribers.values.compactMap { $0.subscriber.wantsEvents ? $0.subscriber : nil }
+        }
+    }
+
+    private let state = Locked(State())
+
+    init() {}
+
+    /// The number of jobs running (for tests and status).
+    var count: Int { state.withLock { $0.jobs.count } }
+
+    /// Joins the work running for `key`, or starts `work` for it, and waits for its outcome.
+    func value(for key: Key, subscriber: Subscriber<Value, Event>, work: @escaping Work) async throws(ImageKernelError) -> Value {
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard subscriber.install(continuation) else { return }
+                join(key: key, subscriber: subscriber, work: work)
+            }
+        } onCancel: {
+            subscriber.cancel()
+        }
+        return try outcome.get()
+    }
+
+    private func join(key: Key, subscriber: Subscriber<Value, Event>, work: @escaping Work) {
+        let id = ObjectIdentifier(subscriber)
+        let priority = subscriber.priority
+        let taskPriority = subscriber.taskPriority
+        let joined = state.withLock { state -> (generation: UInt64, priority: LoadPriorityHandle, replay: [Event], isNew: Bool, escalate: Task<Void, Never>?) in
+            if var job = state.jobs[key] {
+                job.subscribers[id] = (subscriber, priority)
+                if subscriber.wantsEvents { job.listeners += 1 }
+                var escalate: Task<Void, Never>?
+                if taskPriority > job.taskPriority {
+                    job.taskPriority = taskPriority
+                    escalate = job.task
+                }
+                state.jobs[key] = job
+                return (job.generation, job.priority, job.replay, false, escalate)
+            }
+            state.nextGeneration += 1
+            var job = JobState(
+                generation: state.nextGeneration, priority: LoadPriorityHandle(priority), taskPriority: taskPriority)
+            job.subscribers[id] = (subscriber, priority)
+            if subscriber.wantsEvents { job.listeners = 1 }
+            state.jobs[key] = job
+            return (job.generation, job.priority, [], true, nil)
+        }
+        let generation = joined.generation
+        let membership = Subscriber<Value, Event>.Membership(
+            leave: { [weak self] in self?.leave(key: key, generation: generation, subscriber: id) },
+            reprioritize: { [weak self] priority in self?.reprioritize(key: key, generation: generation, subscriber: id, to: priority) })
+        guard subscriber.join(membership) else {
+            membership.leave()  // cancelled between install and join
+            return
+        }
+        for event in joined.replay { subscriber.emit(event) }
+        if let task = joined.escalate { task.escalatePriority(to: taskPriority) }
+        if joined.isNew {
+            start(key: key, generation: generation, priority: joined.priority, taskPriority: taskPriority, work: work)
+        } else {
+            reprioritize(key: key, generation: generation, subscriber: id, to: priority)
+        }
+    }
+
+    private func start(key: Key, generation: UInt64, priority: LoadPriorityHandle, taskPriority: TaskPriority, work: @escaping Work) {
+        let job = Job(pool: self, key: key, generation: generation, priority: priority)
+        let task = Task(priority: taskPriority) {
+            let outcome: Result<Value, ImageKernelError>
+            do {
+                outcome = .success(try await work(job))
+            } catch {
+                outcome = .failure(ImageKernelError.wrap(error, stage: .request))
+            }
+            self.complete(key: key, generation: generation, outcome: outcome)
+        }
+        let orphaned = state.withLock { state -> Bool in
+            guard state.jobs[key]?.generation == generation else { return true }
+            state.jobs[key]?.task = task
+            return false
+        }
+        if orphaned { task.cancel() }  // every caller left before the task was recorded
+    }
+
+    private func complete(key: Key, generation: UInt64, outcome: Result<Value, ImageKernelError>) {
+        let subscribers = state.withLock { state -> [Subscriber<Value, Event>] in
+            guard state.jobs[key]?.generation == generation else { return [] }
+            return state.jobs.removeValue(forKey: key).map { $0.subscribers.values.map(\.subscriber) } ?? []
+        }
+        for subscriber in subscribers { subscriber.finish(outcome) }
+    }
+
+    private func leave(key: Key, generation: UInt64, subscriber id: ObjectIdentifier) {
+        let left = state.withLock { state -> (cancel: Task<Void, Never>?, priority: (LoadPriorityHandle, LoadPriority)?) in
+            guard var job = state.jobs[key], job.generation == generation,
+                  let member = job.subscribers.removeValue(forKey: id) else { return (nil, nil) }
+            if member.subscriber.wantsEvents { job.listeners -= 1 }
+            if job.subscribers.isEmpty {
+                state.jobs.removeValue(forKey: key)
+                return (job.task, nil)
+            }
+            state.jobs[key] = job
+            return (nil, (job.priority, job.highestPriority))
+        }
+        left.cancel?.cancel()
+        if let (handle, priority) = left.priority { handle.update(priority) }
+    }
+
+    private func reprioritize(key: Key, generation: UInt64, subscriber id: ObjectIdentifier, to priority: LoadPriority) {
+        let update = state.withLock { state -> (LoadPriorityHandle, LoadPriority)? in
+            guard var job = state.jobs[key], job.generation == generation, job.subscribers[id] != nil else { return nil }
+            job.subscribers[id]?.priority = priority
+            state.jobs[key] = job
+            return (job.priority, job.highestPriority)
+        }
+        if let (handle, priority) = update { handle.update(priority) }
+    }
+
+    fileprivate func listeners(key: Key, generation: UInt64, sticky: Event?) -> [Subscriber<Value, Event>] {
+        state.withLock { state in
+            guard var job = state.jobs[key], job.generation == generation else { return [] }
+            if let sticky {
+                job.replay.append(sticky)
+                state.jobs[key] = job
+            }
+            guard job.listeners > 0 else { return [] }
+            return job.listeningSubscribers
+        }
+    }
+}
