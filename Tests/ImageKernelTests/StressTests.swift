@@ -55,4 +55,81 @@ struct StressTests {
         #expect(imageAfterCancel.value == 0, "no image after cancel")
         #expect(cancelledResults.value > 0, "some loads were really cancelled")
     }
+
+    /// The same storm on shared work (rule 9): few URLs and variants, so most callers join work
+    /// that others started and cancel out of it at random, async callers and operations mixed.
+    @Test func tenThousandCallersOnSharedWorkWithRandomCancellationsCompleteExactlyOnce() async throws {
+        let loader = MemoryLoader(chunkSize: 16)
+        for i in 0..<10 {
+            loader.serve("w\(i)", data: RawCoder.data(width: 6, height: 6, seed: UInt8(i)), delay: .milliseconds(1 + i % 4))
+        }
+        let coder = RawCoder()
+        let manager = makeManager(loader: loader, coder: coder)
+        let total = 10_000
+        let completions = Locked<[Int]>(Array(repeating: 0, count: total))
+        let cancelReturned = Locked<[Bool]>(Array(repeating: false, count: total))
+        let imageAfterCancel = Locked(0)
+        let cancelled = Locked(0)
+        let handles = Locked<[(@Sendable () -> Void)?]>(Array(repeating: nil, count: total))
+
+        let record: @Sendable (Int, Result<ImageResult, ImageKernelError>) -> Void = { i, result in
+            completions.withLock { $0[i] += 1 }
+            switch result {
+            case .success: if cancelReturned.withLock({ $0[i] }) { imageAfterCancel.withLock { $0 += 1 } }
+            case .failure(let error): if error.code == .cancelled { cancelled.withLock { $0 += 1 } }
+            }
+        }
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withTaskGroup(of: Void.self) { callers in
+                    for i in 0..<total {
+                        var context = ImageContext()
+                        if i % 3 == 1 { context.thumbnailPixelSize = PixelSize(width: 3, height: 3) }
+                        let options: ImageOptions = i % 5 == 0 ? .fromLoaderOnly : i % 7 == 0 ? .highPriority : []
+                        let url = memURL("w\(i % 10)")
+                        if i % 2 == 0 {
+                            let op = manager.loadImage(with: url, options: options, context: context) { record(i, $0) }
+                            handles.withLock { $0[i] = { op.cancel() } }
+                        } else {
+                            let task = Task {
+                                do throws(ImageKernelError) {
+                                    record(i, .success(try await manager.image(for: url, options: options, context: context)))
+                                } catch {
+                                    record(i, .failure(error))
+                                }
+                            }
+                            handles.withLock { $0[i] = { task.cancel() } }
+                            callers.addTask { await task.value }
+                        }
+                        if i % 64 == 0 { await Task.yield() }
+                    }
+                }
+            }
+            for worker in 0..<3 {
+                group.addTask {
+                    var generator = SystemRandomNumberGenerator()
+                    for _ in 0..<2_000 {
+                        let i = Int.random(in: 0..<total, using: &generator)
+                        if let cancel = handles.withLock({ $0[i] }) {
+                            // Async callers may finish between the cancel and this mark; only
+                            // operations promise "no image once cancel() returned".
+                            cancel()
+                            if i % 2 == 0 { cancelReturned.withLock { $0[i] = true } }
+                        }
+                        if worker == 0 { await Task.yield() }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(await eventually(.seconds(60)) { completions.withLock { $0.allSatisfy { $0 >= 1 } } })
+        #expect(await eventually(.seconds(30)) { manager.runningCount == 0 }, "nothing left running")
+        let counts = completions.withLock { $0 }
+        #expect(counts.allSatisfy { $0 == 1 }, "every completion exactly once: \(counts.filter { $0 != 1 }.count) off")
+        #expect(imageAfterCancel.value == 0, "no image after cancel")
+        #expect(cancelled.value > 0, "some callers were really cancelled")
+        #expect(loader.requestCount < total / 4, "callers shared loads: \(loader.requestCount) loads for \(total) callers")
+        #expect(coder.decodeCount.value <= loader.requestCount * 2, "at most one decode per variant per load")
+    }
 }

@@ -9,6 +9,8 @@ final class RawCoder: ProgressiveImageCoder, Sendable {
     let name: String
     let encodedFormats = Locked<[ImageFormat]>([])
     let decodeCount = Locked(0)
+    /// Progressive decoders that were fed a whole image (the full image decoded a second time).
+    let progressiveCompletions = Locked(0)
     let lastOptions = Locked<DecodeOptions?>(nil)
     let encodable: Set<ImageFormat>
 
@@ -99,13 +101,18 @@ final class RawCoder: ProgressiveImageCoder, Sendable {
         return Self.encode(image)
     }
 
-    func makeProgressiveDecoder(options: DecodeOptions) -> any ProgressiveImageDecoder { RawProgressiveDecoder() }
+    func makeProgressiveDecoder(options: DecodeOptions) -> any ProgressiveImageDecoder {
+        RawProgressiveDecoder(completions: progressiveCompletions)
+    }
 }
 
 /// Previews: the rows received so far, the rest black.
 final class RawProgressiveDecoder: ProgressiveImageDecoder {
     private var data = Data()
     private var rowsShown = 0
+    private let completions: Locked<Int>
+
+    init(completions: Locked<Int> = Locked(0)) { self.completions = completions }
 
     func append(_ chunk: Data) throws(ImageKernelError) -> Image? {
         data.append(chunk)
@@ -114,6 +121,7 @@ final class RawProgressiveDecoder: ProgressiveImageDecoder {
         let rows = min(h.height, max(0, data.count - 14) / (h.width * bpp))
         guard rows > rowsShown else { return nil }
         rowsShown = rows
+        if rows == h.height { completions.withLock { $0 += 1 } }
         var pixels = [UInt8](repeating: 0, count: h.width * h.height * bpp)
         let available = rows * h.width * bpp
         pixels.replaceSubrange(0..<available, with: data[(data.startIndex + 14)..<(data.startIndex + 14 + available)])

@@ -1,0 +1,104 @@
+import Foundation
+import ImageKernel
+
+/// A loader for `gate://` URLs whose loads wait until the test opens the gate, so a test can pile
+/// callers onto one load. Records each load's options and live priority, and cancellations.
+final class GatedLoader: ImageLoader, Sendable {
+    let name = "GatedLoader"
+    private struct State {
+        var open = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        var data: [String: Data] = [:]
+        var failure: ImageKernelError?
+    }
+    private let state = Locked(State())
+    let requests = Locked<[ImageRequest]>([])
+    let options = Locked<[LoaderOptions]>([])
+    let priorities = Locked<[LoadPriorityHandle]>([])
+    let cancellations = Locked(0)
+    let started = Locked(0)
+
+    func serve(_ host: String, _ data: Data) { state.withLock { $0.data[host] = data } }
+    func failAll(with error: ImageKernelError) { state.withLock { $0.failure = error } }
+    var requestCount: Int { requests.withLock { $0.count } }
+
+    /// Lets every waiting and future load go on.
+    func open() {
+        let waiting = state.withLock { state in
+            state.open = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    func canLoad(_ url: URL) -> Bool { url.scheme == "gate" }
+
+    func load(
+        _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
+        progress: @escaping @Sendable (LoadProgress) -> Void
+    ) async throws -> LoadResult {
+        requests.withLock { $0.append(request) }
+        self.options.withLock { $0.append(options) }
+        if let handle = context.loadPriority { priorities.withLock { $0.append(handle) } }
+        started.withLock { $0 += 1 }
+        await withCheckedContinuation { continuation in
+            let go = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if go { continuation.resume() }
+        }
+        if Task.isCancelled {
+            cancellations.withLock { $0 += 1 }
+            throw ImageKernelError.cancelled(.load, plugin: name)
+        }
+        let (data, failure) = state.withLock { ($0.data[request.url.host() ?? ""], $0.failure) }
+        if let failure { throw failure }
+        guard let data else { throw ImageKernelError(stage: .load, plugin: name, code: .notFound, message: "not served") }
+        progress(LoadProgress(received: Int64(data.count / 2), expected: Int64(data.count)))
+        progress(LoadProgress(received: Int64(data.count), expected: Int64(data.count)))
+        return LoadResult(data: data, url: request.url, statusCode: 200)
+    }
+}
+
+func gateURL(_ host: String) -> URL { URL(string: "gate://\(host)/image.raw")! }
+
+/// A cache in front of another that counts queries and stores by tier, can hold disk queries
+/// until released, and records queries that ended cancelled.
+final class CountingCache: ImageCache, Sendable {
+    let name = "CountingCache"
+    let inner: any ImageCache
+    let queries = Locked<[ImageCacheType: Int]>([:])
+    let stores = Locked<[(key: String, type: ImageCacheType)]>([])
+    let cancelledQueries = Locked(0)
+    private let diskDelay: Duration
+
+    init(_ inner: any ImageCache = MemoryCache(), diskDelay: Duration = .zero) {
+        self.inner = inner
+        self.diskDelay = diskDelay
+    }
+
+    func queryCount(_ type: ImageCacheType) -> Int { queries.withLock { $0[type] ?? 0 } }
+
+    func query(key: String, type: ImageCacheType) async throws -> CacheQueryResult? {
+        queries.withLock { $0[type, default: 0] += 1 }
+        if type.includesDisk, diskDelay > .zero {
+            do { try await Task.sleep(for: diskDelay) } catch {
+                cancelledQueries.withLock { $0 += 1 }
+                throw ImageKernelError.cancelled(.cache, plugin: name)
+            }
+        }
+        return try await inner.query(key: key, type: type)
+    }
+
+    func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws {
+        stores.withLock { $0.append((key, type)) }
+        try await inner.store(entry, forKey: key, type: type)
+    }
+
+    func remove(key: String, type: ImageCacheType) async throws { try await inner.remove(key: key, type: type) }
+    func contains(key: String, type: ImageCacheType) async -> ImageCacheType { await inner.contains(key: key, type: type) }
+    func clear(type: ImageCacheType) async throws { try await inner.clear(type: type) }
+}
