@@ -61,7 +61,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheDiskTests",
-            dependencies: ["TestData", "CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance"],
+            // The coders encode and decode image-only entries (DiskCache.Configuration.imageEncoder).
+            dependencies: ["TestData", "CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance", "CoderPNG", "CoderJPEG"],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelTests", dependencies: ["TestData", "ImageKernel", "ImageKernelConformance"], swiftSettings: strict),

@@ -5,29 +5,31 @@ import ImageKernel
 extension DiskCache {
     /// The bytes and validators stored for `key`, with source `.disk`; nil for a miss or for a
     /// `type` without the disk tier.
-    public func query(key: String, type: ImageCacheType) async throws -> CacheQueryResult? {
-        try Task.checkCancellation()
+    /// - Throws: ``ImageKernelError`` with code `cancelled` when the task was cancelled.
+    public func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? {
+        try ImageKernelError.checkCancellation(.cache, plugin: Self.pluginName)
         guard type.includesDisk, let hit = read(key: key) else { return nil }
-        try Task.checkCancellation()
+        try ImageKernelError.checkCancellation(.cache, plugin: Self.pluginName)
         return CacheQueryResult(entry: CacheEntry(data: hit.data, validators: hit.validators), source: .disk)
     }
 
-    /// Stores `entry.data` and `entry.validators` for `.disk` and `.all`.
+    /// Stores the entry's bytes and validators for `.disk` and `.all`.
     ///
-    /// The disk tier keeps bytes, not pixels, and does not encode (re-encoding is the manager's
-    /// job). An entry without `data` therefore stores nothing, and removes any entry already on
-    /// disk for `key`, since that one no longer matches what was stored.
-    public func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws {
+    /// The disk tier keeps bytes, not pixels. An entry with bytes is stored as it is (its image,
+    /// if any, is not written). An entry with an image but no bytes is encoded with
+    /// ``Configuration/imageEncoder`` and the result is stored.
+    /// - Throws: ``ImageKernelError`` at stage `.cache`, plugin `"CacheDisk"`: `unsupported` for
+    ///   an image-only entry when no encoder is configured, the encoder's code when encoding
+    ///   fails, `invalidArgument` for an entry with neither image nor bytes, and the errors of
+    ///   ``storeData(_:validators:forKey:)``. Whenever it throws, the entry already on disk for
+    ///   `key` stays as it was.
+    public func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws(ImageKernelError) {
         guard type.includesDisk else { return }
-        if let data = entry.data {
-            try storeData(data, validators: entry.validators, forKey: key)
-        } else {
-            try removeData(forKey: key)
-        }
+        try storeData(try bytes(of: entry, forKey: key), validators: entry.validators, forKey: key)
     }
 
     /// Removes the entry for `key` for `.disk` and `.all` (read-only paths are untouched).
-    public func remove(key: String, type: ImageCacheType) async throws {
+    public func remove(key: String, type: ImageCacheType) async throws(ImageKernelError) {
         guard type.includesDisk else { return }
         try removeData(forKey: key)
     }
@@ -38,9 +40,33 @@ extension DiskCache {
         type.includesDisk && containsData(forKey: key) ? .disk : .none
     }
 
-    /// ``removeAll()`` for `.disk` and `.all`.
-    public func clear(type: ImageCacheType) async throws {
+    /// ``removeAll()`` for `.disk` and `.all`, on the cache's maintenance queue: the calling task
+    /// is suspended, never a thread of the cooperative pool blocked.
+    public func clear(type: ImageCacheType) async throws(ImageKernelError) {
         guard type.includesDisk else { return }
-        try removeAll()
+        try await onMaintenanceQueue { self.sweepResult() }.get()
+    }
+
+    /// The bytes to write for an entry: its own, else its image encoded.
+    private func bytes(of entry: CacheEntry, forKey key: String) throws(ImageKernelError) -> Data {
+        if let data = entry.data { return data }
+        guard let image = entry.image else {
+            throw ImageKernelError(
+                stage: .cache, plugin: Self.pluginName, code: .invalidArgument,
+                message: "an entry with neither an image nor bytes was stored for \(key.debugDescription); the entry on disk was kept")
+        }
+        guard let encoder = configuration.imageEncoder else {
+            throw ImageKernelError(
+                stage: .cache, plugin: Self.pluginName, code: .unsupported,
+                message: "the disk cache keeps bytes and has no imageEncoder to turn the image stored for \(key.debugDescription) into bytes; the entry on disk was kept")
+        }
+        do {
+            return try encoder.encode(image)
+        } catch {
+            throw ImageKernelError(
+                stage: .cache, plugin: Self.pluginName, code: error.code,
+                message: "cannot encode the \(image.width)×\(image.height) image stored for \(key.debugDescription): \(error.message); the entry on disk was kept",
+                cause: error)
+        }
     }
 }

@@ -26,11 +26,20 @@ import ImageKernel
 ///   stage `.cache`, plugin `"CacheDisk"` and code `diskFull`, `permissionDenied` or `ioError`;
 ///   other entries are untouched. Reads never throw: anything unreadable is a miss.
 ///
+/// - **Image-only entries.** The disk tier keeps bytes. An entry stored with an image and no bytes
+///   is encoded with ``Configuration/imageEncoder`` (e.g. `.registry(coders)`: PNG with alpha,
+///   else JPEG); without an encoder the store throws `unsupported` and the old entry stays.
+///
 /// The synchronous methods block on file I/O and are safe from any thread; the `ImageCache`
-/// methods call them directly (each is a few short system calls). Create one `DiskCache` per
-/// directory and share it: each instance scans the directory once when it starts. A short-lived
-/// program should call ``waitUntilIdle()`` before it exits so that a trim in progress finishes
-/// and its size changes reach the other processes.
+/// methods call the short ones directly (a store or read is a few short system calls). The
+/// methods that may wait for a directory scan or a trim — ``count()``, ``totalSize()``,
+/// ``clean()``, ``waitUntilIdle()`` — block their thread; from async code use their async forms
+/// ``countAsync()``, ``totalSizeAsync()``, ``cleanAsync()`` and ``waitUntilIdleAsync()``, which
+/// run the work on the cache's own maintenance queue and suspend the task instead of holding a
+/// thread of the cooperative pool. Create one `DiskCache` per directory and share it: each
+/// instance scans the directory once when it starts. A short-lived program should call
+/// ``waitUntilIdle()`` before it exits so that a trim in progress finishes and its size changes
+/// reach the other processes.
 public final class DiskCache: ImageCache, Sendable {
     static let pluginName = "CacheDisk"
 
@@ -95,44 +104,52 @@ public final class DiskCache: ImageCache, Sendable {
         naming.entryPath(forKey: key, in: directoryPath).path
     }
 
-    /// The total size in bytes of the entry files in the cache directory.
+    /// The total size in bytes of the entry files in the cache directory. Blocks until the index
+    /// is fresh (a scan may be needed); from async code use ``totalSizeAsync()``.
     public func totalSize() -> Int {
-        withFreshIndex { $0.index.totalSize }
+        maintenance.sync { freshIndexTotalSize() }
     }
 
-    /// The number of entry files in the cache directory.
+    /// The number of entry files in the cache directory. Blocks until the index is fresh (a scan
+    /// may be needed); from async code use ``countAsync()``.
     public func count() -> Int {
-        withFreshIndex { $0.index.count }
+        maintenance.sync { freshIndexCount() }
     }
 
     /// Rescans the directory, removes expired entries, then the oldest until the total is at most
     /// half of ``Configuration/maxSize`` if it is over it, and temporary files left by crashed
-    /// stores more than an hour ago.
+    /// stores more than an hour ago. Blocks for the whole pass; from async code use ``cleanAsync()``.
     @discardableResult
     public func clean() -> CleanResult {
         maintenance.sync { maintain(full: true).result }
     }
 
     /// Removes every entry file of the cache directory (read-only paths are untouched).
-    public func removeAll() throws {
-        try maintenance.sync { try sweep() }
+    /// - Throws: ``ImageKernelError`` when a file cannot be removed; the others are removed.
+    public func removeAll() throws(ImageKernelError) {
+        try maintenance.sync { sweepResult() }.get()
     }
 
     /// Blocks until the index is built and every trim started so far has finished; publishes
     /// this process's pending size changes to the other processes sharing the directory and trims
-    /// now if the directory is over a limit. Call it before a short-lived program exits.
+    /// now if the directory is over a limit. Call it before a short-lived program exits; from
+    /// async code use ``waitUntilIdleAsync()``.
     public func waitUntilIdle() {
         maintenance.sync { settle() }
     }
 
+    /// The index's entry count after rescanning a stale or unbuilt index. On `maintenance` only.
+    func freshIndexCount() -> Int { withFreshIndex { $0.index.count } }
+
+    /// The index's total size after rescanning a stale or unbuilt index. On `maintenance` only.
+    func freshIndexTotalSize() -> Int { withFreshIndex { $0.index.totalSize } }
+
     private func withFreshIndex<T>(_ body: (CacheState) -> T) -> T {
-        maintenance.sync {
-            let needsScan = state.withLock { state -> Bool in
-                state.flush()
-                return state.isStale || !state.isBuilt
-            }
-            if needsScan { rescan() }
-            return state.withLock { body($0) }
+        let needsScan = state.withLock { state -> Bool in
+            state.flush()
+            return state.isStale || !state.isBuilt
         }
+        if needsScan { rescan() }
+        return state.withLock { body($0) }
     }
 }

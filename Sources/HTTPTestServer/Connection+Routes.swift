@@ -10,9 +10,11 @@ extension Connection {
             return serveFile(parts[2], request)
         case "status" where parts.count == 2:
             let status = Int(parts[1]) ?? 400
+            // Query items become response headers: /status/429?Retry-After=7.
+            let extra = request.query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             // 1xx, 204 and 304 never carry a body.
-            if status < 200 || status == 204 || status == 304 { return socket.send(head(status, [])) ? .keepAlive : .close }
-            return respond(status, text: "status \(status)\n")
+            if status < 200 || status == 204 || status == 304 { return socket.send(head(status, extra)) ? .keepAlive : .close }
+            return respond(status, headers: [("Content-Type", "text/plain")] + extra, body: Data("status \(status)\n".utf8))
         case "redirect" where parts.count >= 3: return redirectChain(parts)
         case "loop" where parts.count == 2:
             return respond(302, headers: [("Location", parts[1] == "a" ? "/loop/b" : "/loop/a")])

@@ -12,7 +12,8 @@ import ImageKernel
 ///   `pace=ms` to send the body in pieces with pauses, `hold=<gate>` to send half the body and the
 ///   rest once the gate opens.
 /// - `/gate/<gate>/<name>` — waits until ``openGate(_:)`` opens `<gate>`, then serves the file.
-/// - `/status/<code>` — answers that status with a short text body.
+/// - `/status/<code>` — answers that status with a short text body; query items become response
+///   headers (`/status/429?Retry-After=7`).
 /// - `/redirect/<n>/<rest>` — 302 to `/redirect/<n-1>/<rest>`, and from 0 to `/<rest>`.
 /// - `/loop/a`, `/loop/b` — redirect to each other forever.
 /// - `/redirect-to?url=<absolute>` — 302 to any URL.

@@ -96,13 +96,18 @@ public struct ImageKernelError: Error, CustomStringConvertible, Sendable {
     public var cause: (any Error & Sendable)?
     /// The HTTP status for ``Code/httpStatus`` errors.
     public var httpStatus: Int?
+    /// The headers of the response that failed (names lower-cased), for ``Code/httpStatus``
+    /// errors and other failures after a response arrived: `retry-after` on a 429 or 503,
+    /// `www-authenticate` on a 401, … Nil when no response arrived or the source is not HTTP.
+    public var responseHeaders: [String: String]?
     /// Whether retrying later may succeed (timeouts, connection problems, cancellation, HTTP
     /// 408/429/5xx). Transient failures are never put on the manager's failed-URL list.
     public var isTransient: Bool
 
     public init(
         stage: Stage, plugin: String? = nil, code: Code, message: String,
-        cause: (any Error & Sendable)? = nil, httpStatus: Int? = nil, isTransient: Bool? = nil
+        cause: (any Error & Sendable)? = nil, httpStatus: Int? = nil, isTransient: Bool? = nil,
+        responseHeaders: [String: String]? = nil
     ) {
         self.stage = stage
         self.plugin = plugin
@@ -110,6 +115,7 @@ public struct ImageKernelError: Error, CustomStringConvertible, Sendable {
         self.message = message
         self.cause = cause
         self.httpStatus = httpStatus
+        self.responseHeaders = responseHeaders
         self.isTransient = isTransient ?? Self.defaultTransience(code: code, httpStatus: httpStatus)
     }
 
@@ -129,6 +135,13 @@ public struct ImageKernelError: Error, CustomStringConvertible, Sendable {
     /// A cancellation error for the given stage.
     public static func cancelled(_ stage: Stage = .request, plugin: String? = nil) -> ImageKernelError {
         ImageKernelError(stage: stage, plugin: plugin, code: .cancelled, message: "the operation was cancelled")
+    }
+
+    /// Throws ``cancelled(_:plugin:)`` when the current task is cancelled: the typed-throws
+    /// counterpart of `Task.checkCancellation()`, for plugins that report cancellation as
+    /// code ``Code/cancelled``.
+    public static func checkCancellation(_ stage: Stage = .request, plugin: String? = nil) throws(ImageKernelError) {
+        if Task.isCancelled { throw cancelled(stage, plugin: plugin) }
     }
 
     public var description: String {

@@ -13,7 +13,7 @@ import Darwin
 ///
 /// Errors are ``ImageKernelError`` with stage `.load` and plugin `"LoaderFile"`: `notFound`,
 /// `permissionDenied`, `isDirectory`, `tooLarge` (over ``Configuration/maxFileSize``) and
-/// `ioError`. All are permanent except cancellation.
+/// `ioError`. All are permanent except cancellation, which is code `cancelled`.
 public struct FileLoader: ImageLoader {
     public struct Configuration: Sendable {
         /// Files larger than this are refused before reading. Default 64 MiB.
@@ -41,16 +41,16 @@ public struct FileLoader: ImageLoader {
     public func load(
         _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
         progress: @escaping @Sendable (LoadProgress) -> Void
-    ) async throws -> LoadResult {
+    ) async throws(ImageKernelError) -> LoadResult {
         let url = request.url
         let path = url.isFileURL ? url.path : url.relativeString.removingPercentEncoding ?? url.relativeString
         guard !path.isEmpty else { throw failure(.notFound, "empty path") }
-        try Task.checkCancellation()
+        try ImageKernelError.checkCancellation(.load, plugin: name)
         let data = try readFile(atPath: path, streaming: options.contains(.progressiveLoad), progress: progress)
         return LoadResult(data: data, url: url.isFileURL ? url : URL(fileURLWithPath: path))
     }
 
-    private func readFile(atPath path: String, streaming: Bool, progress: @Sendable (LoadProgress) -> Void) throws -> Data {
+    private func readFile(atPath path: String, streaming: Bool, progress: @Sendable (LoadProgress) -> Void) throws(ImageKernelError) -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw errnoFailure(errno, path: path) }
         defer { close(fd) }

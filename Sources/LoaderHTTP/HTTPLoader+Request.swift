@@ -4,7 +4,7 @@ import ImageKernel
 extension HTTPLoader {
     /// Builds the final request for one load: merged headers, validators, the headers filter and
     /// the request modifier, validated so that nothing can inject extra header lines.
-    func makeSpec(_ request: ImageRequest, options: LoaderOptions, context: ImageContext) throws -> TransferSpec {
+    func makeSpec(_ request: ImageRequest, options: LoaderOptions, context: ImageContext) throws(ImageKernelError) -> TransferSpec {
         guard canLoad(request.url), let host = request.url.host, !host.isEmpty else {
             throw ImageKernelError.http(.invalidURL, "not an http(s) URL with a host: \(request.url.absoluteString)")
         }
@@ -42,14 +42,14 @@ extension HTTPLoader {
     // Bytes, not Characters: "\r\n" is one Character and would slip past a Character test.
     private static func isControl(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F }
 
-    private static func validate(_ url: URL) throws {
+    private static func validate(_ url: URL) throws(ImageKernelError) {
         if url.absoluteString.utf8.contains(where: { isControl($0) || $0 == UInt8(ascii: " ") }) {
             throw ImageKernelError.http(.invalidURL, "the URL contains spaces or control characters")
         }
     }
 
     /// Header names must be tokens and values single lines, so nothing can inject header lines.
-    static func validate(_ headers: [String: String]) throws {
+    static func validate(_ headers: [String: String]) throws(ImageKernelError) {
         let control = isControl
         for (name, value) in headers {
             let badName = name.isEmpty || name.utf8.contains { control($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: " ") }

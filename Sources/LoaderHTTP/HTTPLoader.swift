@@ -26,9 +26,10 @@ import Synchronization
 ///
 /// Failures are ``ImageKernelError``s at stage `.load` with plugin `"LoaderHTTP"`: `timeout`,
 /// `dnsFailure`, `cannotConnect`, `connectionLost` and `cancelled` are transient, as is
-/// `httpStatus` for 408, 429 and 5xx (the status is in ``ImageKernelError/httpStatus``);
-/// `tooLarge`, `tls`, `redirect`, `invalidURL`, other statuses and a reply that is not HTTP
-/// (`ioError`) are permanent.
+/// `httpStatus` for 408, 429 and 5xx (the status is in ``ImageKernelError/httpStatus``, the
+/// response's headers, such as `retry-after`, in ``ImageKernelError/responseHeaders``);
+/// `tooLarge`, `tls`, `redirect`, `invalidURL`, `bodyRejected`, other statuses and a reply that
+/// is not HTTP (`ioError`) are permanent.
 ///
 /// Call ``shutdown()`` when done (deinit does it too); it stops the driver thread.
 public final class HTTPLoader: ImageLoader {
@@ -84,11 +85,13 @@ public final class HTTPLoader: ImageLoader {
     }
 
     /// Loads the request's URL. `progress` is called on the loader's driver thread; keep it short.
+    /// - Throws: ``ImageKernelError`` at stage `.load`; code `cancelled` when the task was
+    ///   cancelled or ``cancelAllDownloads()`` was called.
     public func load(
         _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
         progress: @escaping @Sendable (LoadProgress) -> Void
-    ) async throws -> LoadResult {
-        try Task.checkCancellation()
+    ) async throws(ImageKernelError) -> LoadResult {
+        try ImageKernelError.checkCancellation(.load, plugin: Self.pluginName)
         let spec = try makeSpec(request, options: options, context: context)
         let priority: LoadToken.Priority =
             options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
@@ -96,8 +99,8 @@ public final class HTTPLoader: ImageLoader {
             id: nextTokenID.add(1, ordering: .relaxed).oldValue, priority: priority,
             wantsChunks: options.contains(.progressiveLoad), progress: progress)
         let driver = self.driver
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
                 guard token.install(continuation) else { return }
                 if !driver.send(.attach(spec, token)) {
                     token.complete(.failure(.http(.cancelled, "the loader was shut down")))
@@ -107,11 +110,25 @@ public final class HTTPLoader: ImageLoader {
             token.complete(.failure(.cancelled(.load, plugin: Self.pluginName)))
             driver.send(.detach(tokenID: token.id))
         }
+        return try outcome.get()
     }
 
-    /// Fails every queued and running download with `cancelled`.
-    public func cancelAllDownloads() {
-        driver.send(.cancelAll)
+    /// Cancels every queued and running download and returns when that is done.
+    ///
+    /// When it returns, every transfer that was queued or running (including loads whose
+    /// ``load(_:options:context:progress:)`` call reached the loader before this call) has been
+    /// removed from curl, each of its waiting loads has been completed with an
+    /// ``ImageKernelError`` of code `cancelled` (the `load` calls throw it as their tasks resume),
+    /// and ``status()`` shows ``Status/idle`` unless new loads started in the meantime.
+    /// Returns the status the driver saw right after cancelling.
+    @discardableResult
+    public func cancelAllDownloads() async -> Status {
+        let driver = self.driver
+        return await withCheckedContinuation { continuation in
+            let sent = driver.send(.cancelAll { continuation.resume(returning: $0) })
+            // A loader that was shut down cancelled everything on its way out.
+            if !sent { continuation.resume(returning: .idle) }
+        }
     }
 
     /// The number of queued and running transfers and of waiting callers.

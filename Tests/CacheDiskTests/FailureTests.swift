@@ -27,7 +27,7 @@ import Testing
             do {
                 try cache.storeData(bytes(40_000, seed: UInt8(i)), forKey: "k\(i)")
                 stored.append(i)
-            } catch let error as ImageKernelError {
+            } catch {  // typed: ImageKernelError
                 failure = error
                 break
             }

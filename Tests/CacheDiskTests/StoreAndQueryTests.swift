@@ -44,15 +44,6 @@ import Testing
         #expect(cache.data(forKey: "k") == Data([2]))
     }
 
-    @Test func entryWithoutBytesStoresNothingAndRemovesTheOldFile() async throws {
-        let cache = cache()
-        try cache.storeData(Data([9, 9]), forKey: "k")
-        let image = try Image(width: 1, height: 1, pixelFormat: .rgba8, pixels: [0, 0, 0, 255])
-        try await cache.store(CacheEntry(image: image), forKey: "k", type: .all)
-        #expect(Disk.entryNames(directory.url).isEmpty)
-        #expect(try await cache.query(key: "k", type: .all) == nil)
-    }
-
     @Test func initialSizeIsZeroAndCountFollowsStores() throws {
         let cache = cache()
         #expect(cache.totalSize() == 0)

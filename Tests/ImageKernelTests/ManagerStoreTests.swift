@@ -79,13 +79,13 @@ struct ManagerStoreTests {
     @Test func aFailingCacheNeverFailsTheLoad() async throws {
         struct FullDisk: ImageCache {
             let name = "FullDisk"
-            func query(key: String, type: ImageCacheType) async throws -> CacheQueryResult? { nil }
-            func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws {
+            func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? { nil }
+            func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws(ImageKernelError) {
                 throw ImageKernelError(stage: .cache, plugin: name, code: .diskFull, message: "No space left on device")
             }
-            func remove(key: String, type: ImageCacheType) async throws {}
+            func remove(key: String, type: ImageCacheType) async throws(ImageKernelError) {}
             func contains(key: String, type: ImageCacheType) async -> ImageCacheType { .none }
-            func clear(type: ImageCacheType) async throws {}
+            func clear(type: ImageCacheType) async throws(ImageKernelError) {}
         }
         let loader = MemoryLoader()
         loader.serve("a", data: RawCoder.data(width: 2, height: 2))

@@ -99,4 +99,35 @@ struct MemoryCacheTests {
         try await tiered.remove(key: "x", type: .all)
         #expect(await tiered.contains(key: "x", type: .all) == .none)
     }
+
+    @Test func memoryCacheKeepsTheImageAndTheBytesItIsGiven() async throws {
+        let cache = MemoryCache()
+        let image = RawCoder.makeImage(width: 2, height: 2)
+        try await cache.store(CacheEntry(image: image, data: Data([7])), forKey: "k", type: .all)
+        let hit = try #require(try await cache.query(key: "k", type: .memory))
+        #expect(hit.entry.image == image && hit.entry.data == Data([7]))
+    }
+
+    @Test func tieredBytesOnlyStoresAreNeverSilentlyDropped() async throws {
+        let backing = MemoryCache()
+        let tiered = TieredCache(backing: backing)
+        // .memory: the memory tier keeps the bytes as given.
+        try await tiered.store(CacheEntry(data: Data([1])), forKey: "m", type: .memory)
+        #expect(try await tiered.query(key: "m", type: .memory)?.entry.data == Data([1]))
+        // .all: the bytes go to the backing tier, and an older image in memory cannot shadow them.
+        try await tiered.store(CacheEntry(image: RawCoder.makeImage(width: 1, height: 1)), forKey: "a", type: .memory)
+        try await tiered.store(CacheEntry(data: Data([2])), forKey: "a", type: .all)
+        let hit = try #require(try await tiered.query(key: "a", type: .all))
+        #expect(hit.source == .disk && hit.entry.data == Data([2]) && hit.entry.image == nil)
+    }
+
+    @Test func aCancelledQueryThrowsTypedCancelled() async throws {
+        let tiered = TieredCache(backing: MemoryCache())
+        try await tiered.store(CacheEntry(image: RawCoder.makeImage(width: 1, height: 1)), forKey: "k", type: .all)
+        let outcome = await Task { () async -> ImageKernelError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(ImageKernelError) { _ = try await tiered.query(key: "k", type: .all); return nil } catch { return error }
+        }.value
+        #expect(outcome?.code == .cancelled && outcome?.stage == .cache)
+    }
 }

@@ -12,7 +12,7 @@ struct FileLoaderTests {
         return dir
     }
 
-    private func load(_ url: URL, loader: FileLoader = FileLoader(), options: LoaderOptions = [], progress: @escaping @Sendable (LoadProgress) -> Void = { _ in }) async throws -> LoadResult {
+    private func load(_ url: URL, loader: FileLoader = FileLoader(), options: LoaderOptions = [], progress: @escaping @Sendable (LoadProgress) -> Void = { _ in }) async throws(ImageKernelError) -> LoadResult {
         try await loader.load(ImageRequest(url: url), options: options, context: ImageContext(), progress: progress)
     }
 
@@ -42,7 +42,7 @@ struct FileLoaderTests {
         do {
             _ = try await load(URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString).png"))
             Issue.record("loaded a missing file")
-        } catch let error as ImageKernelError {
+        } catch {  // typed: ImageKernelError
             #expect(error.code == .notFound)
             #expect(error.plugin == "LoaderFile")
             #expect(!error.isTransient)
@@ -54,7 +54,7 @@ struct FileLoaderTests {
         do {
             _ = try await load(dir)
             Issue.record("loaded a directory")
-        } catch let error as ImageKernelError { #expect(error.code == .isDirectory) }
+        } catch { #expect(error.code == .isDirectory) }  // typed: ImageKernelError
     }
 
     @Test func tooLargeIsRefusedBeforeReading() async throws {
@@ -66,7 +66,7 @@ struct FileLoaderTests {
         do {
             _ = try await load(file, loader: loader) { _ in progressCalls.withLock { $0 += 1 } }
             Issue.record("loaded a file over the limit")
-        } catch let error as ImageKernelError { #expect(error.code == .tooLarge) }
+        } catch { #expect(error.code == .tooLarge) }  // typed: ImageKernelError
         #expect(progressCalls.withLock { $0 } == 0)
     }
 
@@ -80,7 +80,7 @@ struct FileLoaderTests {
         do {
             _ = try await load(file)
             Issue.record("read an unreadable file")
-        } catch let error as ImageKernelError { #expect(error.code == .permissionDenied) }
+        } catch { #expect(error.code == .permissionDenied) }  // typed: ImageKernelError
     }
 
     @Test func pathThroughAFileIsNotFound() async throws {
@@ -90,20 +90,20 @@ struct FileLoaderTests {
         do {
             _ = try await load(file.appendingPathComponent("child.png"))
             Issue.record("loaded through a file")
-        } catch let error as ImageKernelError { #expect(error.code == .notFound) }
+        } catch { #expect(error.code == .notFound) }  // typed: ImageKernelError
     }
 
     @Test func cancellationBeforeLoadingThrowsCancelled() async throws {
         let dir = try temporaryDirectory()
         let file = dir.appendingPathComponent("c.png")
         try Data(count: 1000).write(to: file)
-        let task = Task { try await load(file) }
+        let task = Task { () async -> Result<LoadResult, ImageKernelError> in
+            do throws(ImageKernelError) { return .success(try await load(file)) } catch { return .failure(error) }
+        }
         task.cancel()
-        do {
-            _ = try await task.value
-            Issue.record("loaded after cancel")
-        } catch {
-            #expect((error as? ImageKernelError)?.code == .cancelled || error is CancellationError)
+        switch await task.value {
+        case .success: Issue.record("loaded after cancel")
+        case .failure(let error): #expect(error.code == .cancelled)  // typed: never a CancellationError
         }
     }
 }

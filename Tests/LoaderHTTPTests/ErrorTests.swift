@@ -26,6 +26,27 @@ import Testing
         #expect(error.isTransient)
     }
 
+    @Test func aFailedStatusCarriesTheResponseHeaders() async throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        let error = try #require(await loadError { try await fixture.load("/status/429?Retry-After=7") })
+        #expect(error.code == .httpStatus)
+        #expect(error.httpStatus == 429)
+        #expect(error.responseHeaders?["retry-after"] == "7")
+        #expect(error.responseHeaders?["content-type"] == "text/plain")
+        let unauthorized = try #require(await loadError { try await fixture.load("/auth/png") })
+        #expect(unauthorized.httpStatus == 401)
+        #expect(unauthorized.responseHeaders?["www-authenticate"] == "Basic realm=\"test\"")
+    }
+
+    @Test func aFailureWithoutAResponseCarriesNoHeaders() async throws {
+        let fixture = try Fixture { $0.timeout = .milliseconds(300) }
+        defer { fixture.stop() }
+        let error = try #require(await loadError { try await fixture.load("/stall") })
+        #expect(error.code == .timeout)
+        #expect(error.responseHeaders == nil)
+    }
+
     @Test func acceptableStatusCodesAreConfigurable() async throws {
         let fixture = try Fixture { $0.acceptableStatusCodes = [200] }
         defer { fixture.stop() }

@@ -96,12 +96,34 @@ import Testing
         #expect(arrivalOrder(fixture.server) == [1, 3])
     }
 
+    @Test func cancelAllDownloadsReturnsOnlyWhenEveryLoadIsCancelled() async throws {
+        let fixture = try Fixture { $0.maxConcurrentDownloads = 2 }
+        defer { fixture.stop() }
+        let outcomes = Collector<ImageKernelError.Code?>()
+        let tasks = (1...5).map { number in
+            Task {
+                let error = await loadError { try await fixture.load("/gate/c\(number)/png") }
+                outcomes.append(error?.code)
+            }
+        }
+        #expect(await fixture.waitForStatus { $0.tokens == 5 && $0.runningTransfers == 2 && $0.queuedTransfers == 3 })
+        let statusAfterCancel = await fixture.loader.cancelAllDownloads()
+        // Done when it returns: nothing queued, running or waiting, without polling.
+        #expect(statusAfterCancel == .idle)
+        #expect(await fixture.loader.status() == .idle)
+        for task in tasks { await task.value }
+        #expect(outcomes.values.count == 5)
+        #expect(outcomes.values.allSatisfy { $0 == .cancelled })
+        // The gated requests that had started were dropped by the client.
+        #expect(await eventually { (1...5).reduce(0) { $0 + fixture.server.clientCloseCount(path: "/gate/c\($1)/png") } == 2 })
+    }
+
     @Test func cancelAllDownloadsFailsEveryLoad() async throws {
         let fixture = try Fixture { $0.maxConcurrentDownloads = 2 }
         defer { fixture.stop() }
         let tasks = (1...4).map { fixture.start("/gate/g\($0)/png") }
         #expect(await fixture.waitForStatus { $0.tokens == 4 && $0.runningTransfers == 2 })
-        fixture.loader.cancelAllDownloads()
+        await fixture.loader.cancelAllDownloads()
         for task in tasks { #expect(await loadError { try await task.value }?.code == .cancelled) }
         #expect(await fixture.waitForStatus { $0 == .idle })
         // The loader keeps working afterwards.

@@ -40,6 +40,10 @@ extension DiskCache {
         /// Whether each store calls `fsync` before its rename, so an entry survives a power loss
         /// (a process crash never needs it). Default false: stores stay fast.
         public var synchronizesWrites: Bool
+        /// Encodes entries that hold an image but no bytes (see ``ImageEncoder``), e.g.
+        /// `.registry(coders)`: PNG with alpha, else JPEG. Nil (the default): such a store throws
+        /// `unsupported` and the entry already on disk stays.
+        public var imageEncoder: ImageEncoder?
         /// Faults to inject into writes, for tests on machines that cannot mount a full file system.
         package var faults: FaultInjection?
 
@@ -51,7 +55,8 @@ extension DiskCache {
             maxSize: Int = 1 << 30,
             expireBy: ExpirationDate = .modificationDate,
             fileNaming: FileNaming = .sha256,
-            synchronizesWrites: Bool = false
+            synchronizesWrites: Bool = false,
+            imageEncoder: ImageEncoder? = nil
         ) {
             self.directory = directory
             self.additionalReadOnlyPaths = additionalReadOnlyPaths
@@ -60,6 +65,7 @@ extension DiskCache {
             self.expireBy = expireBy
             self.fileNaming = fileNaming
             self.synchronizesWrites = synchronizesWrites
+            self.imageEncoder = imageEncoder
         }
 
         /// `$XDG_CACHE_HOME/imagekernel`, else `~/.cache/imagekernel`.

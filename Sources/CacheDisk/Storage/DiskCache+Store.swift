@@ -17,7 +17,7 @@ extension DiskCache {
     /// - Throws: ``ImageKernelError`` (stage `.cache`, plugin `"CacheDisk"`): `diskFull`,
     ///   `permissionDenied`, `ioError`, or `tooLarge` when the entry alone exceeds
     ///   ``Configuration/maxSize``. Nothing else in the cache is lost.
-    public func storeData(_ data: Data, validators: CacheValidators? = nil, forKey key: String) throws {
+    public func storeData(_ data: Data, validators: CacheValidators? = nil, forKey key: String) throws(ImageKernelError) {
         let location = naming.entryPath(forKey: key, in: directoryPath)
         let header = EntryFormat.header(payloadLength: data.count, validators: validators)
         let fileSize = header.count + data.count
@@ -79,7 +79,7 @@ extension DiskCache {
 
     /// Removes the entry for `key` (under its name with and without extension).
     /// - Throws: ``ImageKernelError`` when a file exists but cannot be removed.
-    public func removeData(forKey key: String) throws {
+    public func removeData(forKey key: String) throws(ImageKernelError) {
         let candidates = naming.entryPath(forKey: key, in: directoryPath).candidates
         let flushAt = ledgerBatchBytes
         let failure = state.withLock { state -> SystemCallFailure? in

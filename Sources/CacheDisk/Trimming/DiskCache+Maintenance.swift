@@ -169,7 +169,7 @@ extension DiskCache {
     }
 
     /// ``removeAll()``: unlinks every entry file under the lock, then starts from an empty index.
-    func sweep() throws {
+    func sweepResult() -> Result<Void, ImageKernelError> {
         let scan = DirectoryScanner.scan(directoryPath, expireBy: configuration.expireBy)
         removeOrphanedTemporaries(scan.temporaries)
         let flushAt = ledgerBatchBytes
@@ -191,6 +191,6 @@ extension DiskCache {
             state.flush()
             return failure
         }
-        if let failure { throw failure.kernelError }
+        return failure.map { .failure($0.kernelError) } ?? .success(())
     }
 }

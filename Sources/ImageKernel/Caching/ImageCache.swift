@@ -12,24 +12,37 @@ import Foundation
 /// - **Results.** ``query(key:type:)`` returns nil on a miss, never an error; it reports where the
 ///   hit came from in ``CacheQueryResult/source``. A hit holds an image, original bytes, or both.
 /// - **Cancellation.** A query whose task is cancelled throws ``ImageKernelError`` with code
-///   `cancelled` (or `CancellationError`) instead of returning.
-/// - **Errors.** Storage failures (full disk, permissions) throw ``ImageKernelError`` with stage
-///   `.cache`; they never lose or corrupt other entries.
+///   ``ImageKernelError/Code/cancelled`` instead of returning (the methods throw only
+///   `ImageKernelError`; ``ImageKernelError/checkCancellation(_:plugin:)`` is the typed form of
+///   `Task.checkCancellation()`).
+/// - **Errors.** Throw ``ImageKernelError`` with stage `.cache` and ``name`` as plugin: storage
+///   failures (full disk, permissions) and entries the tier cannot keep. A failure never loses or
+///   corrupts other entries, and a tier whose store fails keeps the entry it had.
+/// - **What a tier keeps.** A memory tier keeps the image (and the bytes when given). A
+///   persistent tier keeps bytes: given an entry with an image but no bytes, it encodes the image
+///   (with a configured encoder or serializer; the conventional choice is PNG when the image has
+///   alpha, else JPEG, through a ``CoderRegistry``) or, when it has no way to encode, throws
+///   (code `unsupported`) and keeps the old entry. A tier never silently deletes the old entry
+///   and writes nothing, and a store is never silently a no-op for a tier it has: a tier that
+///   keeps less than it is given documents what it keeps.
 /// - **Keys.** Any string, including an empty one, is a valid key and must never escape the
 ///   cache's own storage (a key is not a path).
 public protocol ImageCache: Sendable {
     /// A short name for errors and logs.
     var name: String { get }
     /// The entry stored under `key` in the given tiers, or nil.
-    func query(key: String, type: ImageCacheType) async throws -> CacheQueryResult?
+    /// - Throws: ``ImageKernelError``; code `cancelled` when the task was cancelled.
+    func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult?
     /// Stores the entry under `key` in the given tiers, replacing what was there.
-    func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws
+    /// - Throws: ``ImageKernelError`` at stage `.cache` when a tier cannot keep the entry; the
+    ///   entry stored before stays.
+    func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws(ImageKernelError)
     /// Removes the entry under `key` from the given tiers.
-    func remove(key: String, type: ImageCacheType) async throws
+    func remove(key: String, type: ImageCacheType) async throws(ImageKernelError)
     /// Where an entry for `key` exists: `.none`, `.memory`, `.disk` (the first tier that has it).
     func contains(key: String, type: ImageCacheType) async -> ImageCacheType
     /// Removes every entry from the given tiers.
-    func clear(type: ImageCacheType) async throws
+    func clear(type: ImageCacheType) async throws(ImageKernelError)
 }
 
 /// Which tiers of a cache an operation touches, or where a result came from.

@@ -5,6 +5,8 @@ import Foundation
 /// Lookups and stores take one lock for a few pointer updates; it is safe from any thread.
 /// When either limit is exceeded the least recently used entries are evicted until both hold.
 /// As an ``ImageCache`` it is the memory tier: `.disk` queries miss and `.disk` stores do nothing.
+/// It keeps what it is given: the image, and the original bytes when the entry has them (their
+/// size counts towards the cost). It never encodes or decodes, and its stores never throw.
 public final class MemoryCache: ImageCache, Sendable {
     public var name: String { "MemoryCache" }
 
@@ -67,18 +69,19 @@ public final class MemoryCache: ImageCache, Sendable {
 
     // MARK: ImageCache
 
-    public func query(key: String, type: ImageCacheType) async throws -> CacheQueryResult? {
-        try Task.checkCancellation()
+    public func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? {
+        try ImageKernelError.checkCancellation(.cache, plugin: name)
         guard type.includesMemory, let entry = entry(forKey: key) else { return nil }
         return CacheQueryResult(entry: entry, source: .memory)
     }
 
-    public func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws {
+    /// Keeps the entry as it is (image, bytes, validators) for `.memory` and `.all`.
+    public func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws(ImageKernelError) {
         guard type.includesMemory else { return }
         setEntry(entry, forKey: key)
     }
 
-    public func remove(key: String, type: ImageCacheType) async throws {
+    public func remove(key: String, type: ImageCacheType) async throws(ImageKernelError) {
         guard type.includesMemory else { return }
         removeValue(forKey: key)
     }
@@ -87,7 +90,7 @@ public final class MemoryCache: ImageCache, Sendable {
         type.includesMemory && containsValue(forKey: key) ? .memory : .none
     }
 
-    public func clear(type: ImageCacheType) async throws {
+    public func clear(type: ImageCacheType) async throws(ImageKernelError) {
         guard type.includesMemory else { return }
         removeAll()
     }

@@ -6,16 +6,21 @@ import Foundation
 /// - **Thread safety.** A loader is shared and `Sendable`; ``load(_:options:context:progress:)``
 ///   is called from many tasks at once.
 /// - **Cancellation.** Cancelling the calling task must stop the work promptly and make `load`
-///   throw an ``ImageKernelError`` with code `cancelled` (or `CancellationError`). Never return
-///   data after the caller's task was cancelled.
+///   throw an ``ImageKernelError`` with code ``ImageKernelError/Code/cancelled``: `load` throws
+///   only `ImageKernelError`, so use ``ImageKernelError/checkCancellation(_:plugin:)`` where
+///   `Task.checkCancellation()` would throw a `CancellationError`. Never return data after the
+///   caller's task was cancelled.
 /// - **Exactly once.** `load` returns or throws exactly once; `progress` is never called after it
 ///   returned or threw.
 /// - **Progress.** `received` never decreases; `expected` is the total when known, else −1. When
 ///   `options` contains ``LoaderOptions/progressiveLoad``, each new chunk is passed in
 ///   ``LoadProgress/chunk`` in order, so a progressive decoder can run.
-/// - **Errors.** Throw ``ImageKernelError`` with stage `.load` and ``name`` as plugin; set
-///   `isTransient` for failures worth retrying later (timeouts, DNS, cannot connect, connection
-///   lost, cancelled, HTTP 408/429/5xx). The manager blacklists the other failures.
+/// - **Errors.** Throw ``ImageKernelError`` (the only error type `load` can throw) with stage
+///   `.load` and ``name`` as plugin; cancellation is code `cancelled`. Set `isTransient` for
+///   failures worth retrying later (timeouts, DNS, cannot connect, connection lost, cancelled,
+///   HTTP 408/429/5xx). The manager blacklists the other failures. A failure that follows a
+///   response (an unacceptable HTTP status) carries its status in
+///   ``ImageKernelError/httpStatus`` and its headers in ``ImageKernelError/responseHeaders``.
 /// - **Limits.** Refuse sources larger than the loader's configured maximum with `tooLarge`.
 public protocol ImageLoader: Sendable {
     /// A short name for errors and logs, e.g. `"LoaderFile"`.
@@ -23,10 +28,11 @@ public protocol ImageLoader: Sendable {
     /// Whether this loader handles the URL (by scheme, host, …). Cheap; no I/O.
     func canLoad(_ url: URL) -> Bool
     /// Loads the bytes the request names.
+    /// - Throws: ``ImageKernelError`` at stage `.load`; code `cancelled` when the task was cancelled.
     func load(
         _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
         progress: @escaping @Sendable (LoadProgress) -> Void
-    ) async throws -> LoadResult
+    ) async throws(ImageKernelError) -> LoadResult
 }
 
 /// What a loader is asked to fetch.

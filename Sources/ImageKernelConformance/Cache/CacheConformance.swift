@@ -42,8 +42,9 @@ import ImageKernel
 ///   returns a whole entry stored under that key (never a torn or foreign one); afterwards every
 ///   key hits.
 /// - ``Case/cancelledQueryThrows``: a query from an already cancelled task, for a key the cache
-///   holds, throws a cancellation error (``ImageKernelError`` with code `cancelled`, or
-///   `CancellationError`) within ``timeout`` for `.all` and for each tier's type instead of
+///   holds, throws a cancellation error (``ImageKernelError`` with code `cancelled`; the
+///   protocol's typed throws rule out `CancellationError`) within ``timeout`` for `.all` and for
+///   each tier's type instead of
 ///   returning (a nil would read as a miss and start a download); the next query from a live
 ///   task hits.
 public struct CacheConformance: ConformanceSuite {

@@ -30,7 +30,8 @@ import ImageKernel
 ///   waits ``lateProgressGrace`` to see). A continuation resumed twice traps in the Swift
 ///   runtime, which no suite can catch: the case sees hangs and late progress.
 /// - ``Case/cancelledBeforeLoading``: `load` called from an already cancelled task throws a
-///   cancellation error (``ImageKernelError`` with code `cancelled`, or `CancellationError`).
+///   cancellation error (``ImageKernelError`` with code `cancelled`; the protocol's typed throws
+///   rule out `CancellationError`).
 /// - ``Case/cancelledWhileLoading``: the task is cancelled from inside the first progress call
 ///   for ``slowURL`` (or ``url`` when there is none); `load` then throws a cancellation error
 ///   within ``timeout`` and returns no data, even if every byte had already arrived (a loader

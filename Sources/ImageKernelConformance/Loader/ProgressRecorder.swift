@@ -58,8 +58,9 @@ final class CancelOnFirstProgress: Sendable {
 }
 
 extension Error {
-    /// Whether this is the cancellation error the contracts ask for.
+    /// Whether this is the cancellation error the contracts ask for: ``ImageKernelError`` with
+    /// code `cancelled` (the protocols throw nothing else).
     var isCancellation: Bool {
-        self is CancellationError || (self as? ImageKernelError)?.code == .cancelled
+        (self as? ImageKernelError)?.code == .cancelled
     }
 }

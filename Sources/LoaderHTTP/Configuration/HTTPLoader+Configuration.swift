@@ -44,6 +44,10 @@ extension HTTPLoader {
         /// Changes (or refuses) each response when its headers arrived. Runs on the loader's
         /// driver thread: keep it short and do not block.
         public var responseModifier: (any HTTPResponseModifier)?
+        /// Changes (decrypts, unwraps) or refuses each successful response's body, once per
+        /// transfer, on the driver thread; see ``HTTPResponseBodyModifier``. Turns off progressive
+        /// chunks.
+        public var responseBodyModifier: (any HTTPResponseBodyModifier)?
         /// Credentials for HTTP Basic authentication. They are only sent to the host of the
         /// request, never to a host a redirect leads to.
         public var credentials: Credentials?

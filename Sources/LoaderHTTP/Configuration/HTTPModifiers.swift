@@ -50,6 +50,33 @@ public protocol HTTPResponseModifier: Sendable {
     func modified(_ response: HTTPResponse) -> HTTPResponse?
 }
 
+/// Changes a response's body before callers get it (SDWebImage's downloader decryptor): decrypts,
+/// unwraps or checks the bytes.
+///
+/// ## Implementation requirements
+/// - **Once per transfer.** Called once for each successful transfer (an acceptable status and
+///   a whole body; never for a 304 answering a conditional request or a failed transfer). Loads
+///   coalesced onto the transfer all get the same result.
+/// - **Thread.** Runs on the loader's driver thread, after the body arrived and before any caller
+///   is completed: every transfer of the loader waits meanwhile, so keep it short and never block
+///   or wait for another load of the same loader. Must be thread safe.
+/// - **Errors.** Return nil to refuse the body: every caller of the transfer fails with an
+///   ``ImageKernelError`` of code `bodyRejected` (permanent), carrying the response's headers. It must not throw or trap.
+/// - **Progress.** With a body modifier configured, progress reports carry no chunks (the raw
+///   bytes are not the image bytes): progressive decoding is off for that loader.
+public protocol HTTPResponseBodyModifier: Sendable {
+    /// The body to deliver for `response`, or nil to refuse it.
+    func modified(_ body: Data, response: HTTPResponse) -> Data?
+}
+
+/// An ``HTTPResponseBodyModifier`` made from a closure.
+public struct HTTPResponseBodyModifierBlock: HTTPResponseBodyModifier {
+    private let body: @Sendable (Data, HTTPResponse) -> Data?
+    /// A modifier that calls `body` with the response body and head.
+    public init(_ body: @escaping @Sendable (Data, HTTPResponse) -> Data?) { self.body = body }
+    public func modified(_ body: Data, response: HTTPResponse) -> Data? { self.body(body, response) }
+}
+
 /// An ``HTTPRequestModifier`` made from a closure.
 public struct HTTPRequestModifierBlock: HTTPRequestModifier {
     private let body: @Sendable (HTTPRequest) -> HTTPRequest?

@@ -6,8 +6,8 @@ enum DriverCommand: Sendable {
     case attach(TransferSpec, LoadToken)
     /// A caller's task was cancelled; drop its token (and the transfer if it was the last).
     case detach(tokenID: UInt64)
-    /// Fail every queued and running transfer with `cancelled`.
-    case cancelAll
+    /// Fail every queued and running transfer with `cancelled`, then report the queue's state.
+    case cancelAll(@Sendable (HTTPLoader.Status) -> Void)
     /// Report the queue's state.
     case status(@Sendable (HTTPLoader.Status) -> Void)
 }

@@ -6,11 +6,16 @@ extension DriverLoop {
         switch command {
         case .attach(let spec, let token): attach(token, to: spec)
         case .detach(let id): detach(tokenID: id)
-        case .cancelAll: cancelEverything(.http(.cancelled, "cancelAllDownloads was called"))
+        case .cancelAll(let reply):
+            cancelEverything(.http(.cancelled, "cancelAllDownloads was called"))
+            reply(status)
         case .status(let reply):
-            reply(HTTPLoader.Status(
-                queuedTransfers: queue.count, runningTransfers: running.count, tokens: transferOfToken.count))
+            reply(status)
         }
+    }
+
+    private var status: HTTPLoader.Status {
+        HTTPLoader.Status(queuedTransfers: queue.count, runningTransfers: running.count, tokens: transferOfToken.count)
     }
 
     /// Joins the caller to an equal transfer in flight, or queues a new one.
@@ -25,7 +30,7 @@ extension DriverLoop {
                 // A late joiner gets everything received so far as its first chunk.
                 token.report(LoadProgress(
                     received: Int64(transfer.body.count), expected: transfer.expected,
-                    chunk: token.wantsChunks ? transfer.body.copy() : nil))
+                    chunk: token.wantsChunks && transfer.deliversChunks ? transfer.body.copy() : nil))
             }
             return
         }

@@ -3,15 +3,18 @@ import ImageKernel
 extension ImageKernelError.Code {
     /// The response modifier refused the response.
     public static let invalidResponse = ImageKernelError.Code(rawValue: "invalid_response")
+    /// The response body modifier refused the body (``HTTPResponseBodyModifier``).
+    public static let bodyRejected = ImageKernelError.Code(rawValue: "body_rejected")
 }
 
 extension ImageKernelError {
     /// An error of the HTTP loader at the load stage.
     static func http(
-        _ code: Code, _ message: String, httpStatus: Int? = nil, isTransient: Bool? = nil
+        _ code: Code, _ message: String, httpStatus: Int? = nil, isTransient: Bool? = nil,
+        responseHeaders: [String: String]? = nil
     ) -> ImageKernelError {
         ImageKernelError(
             stage: .load, plugin: HTTPLoader.pluginName, code: code, message: message,
-            httpStatus: httpStatus, isTransient: isTransient)
+            httpStatus: httpStatus, isTransient: isTransient, responseHeaders: responseHeaders)
     }
 }

@@ -12,7 +12,8 @@ final class LoadToken: Sendable {
         static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
     }
 
-    typealias Continuation = CheckedContinuation<LoadResult, any Error>
+    /// Resumed with the outcome itself, so the caller throws it typed.
+    typealias Continuation = CheckedContinuation<Result<LoadResult, ImageKernelError>, Never>
 
     let id: UInt64
     let priority: Priority
@@ -42,7 +43,7 @@ final class LoadToken: Sendable {
             return nil
         }
         guard let early else { return true }
-        continuation.resume(with: early)
+        continuation.resume(returning: early)
         return false
     }
 
@@ -58,7 +59,7 @@ final class LoadToken: Sendable {
             defer { state.continuation = nil }
             return state.continuation
         }
-        continuation?.resume(with: outcome)
+        continuation?.resume(returning: outcome)
     }
 
     /// Reports progress unless the token completed.
@@ -76,6 +77,6 @@ final class LoadToken: Sendable {
             state.continuation = nil
             return (continuation, outcome)
         }
-        if let (continuation, outcome) = deferred { continuation.resume(with: outcome) }
+        if let (continuation, outcome) = deferred { continuation.resume(returning: outcome) }
     }
 }

@@ -22,7 +22,7 @@ extension Transfer {
             return false
         }
         body.append(bytes)
-        reportProgress(chunk: tokens.contains { $0.wantsChunks } ? Data(bytes) : nil)
+        reportProgress(chunk: deliversChunks && tokens.contains { $0.wantsChunks } ? Data(bytes) : nil)
         return true
     }
 
@@ -38,7 +38,9 @@ extension Transfer {
         var head = HTTPResponse(url: effectiveURL() ?? spec.url, statusCode: status, headers: finalHeaders())
         if let modifier = configuration.responseModifier {
             guard let modified = modifier.modified(head) else {
-                abortError = .http(.invalidResponse, "the response modifier refused the response (status \(status))")
+                abortError = .http(
+                    .invalidResponse, "the response modifier refused the response (status \(status))",
+                    responseHeaders: head.headers)
                 return false
             }
             head = modified
@@ -46,7 +48,9 @@ extension Transfer {
         response = head
         if head.statusCode == 304 && spec.isConditional { return true }
         guard configuration.acceptableStatusCodes.contains(head.statusCode) else {
-            abortError = .http(.httpStatus, "the server answered \(head.statusCode) for \(head.url.absoluteString)", httpStatus: head.statusCode)
+            abortError = .http(
+                .httpStatus, "the server answered \(head.statusCode) for \(head.url.absoluteString)",
+                httpStatus: head.statusCode, responseHeaders: head.headers)
             return false
         }
         if expected > configuration.maxBodySize {
@@ -69,8 +73,21 @@ extension Transfer {
             return .success(LoadResult(
                 data: Data(), url: response.url, statusCode: 304, headers: response.headers, notModified: true))
         }
-        return .success(LoadResult(data: body.takeData(), url: response.url, statusCode: response.statusCode, headers: response.headers))
+        var data = body.takeData()
+        if let bodyModifier = configuration.responseBodyModifier {
+            guard let modified = bodyModifier.modified(data, response: response) else {
+                return .failure(.http(
+                    .bodyRejected, "the response body modifier refused the \(data.count)-byte body of \(response.url.absoluteString)",
+                    responseHeaders: response.headers))
+            }
+            data = modified
+        }
+        return .success(LoadResult(data: data, url: response.url, statusCode: response.statusCode, headers: response.headers))
     }
+
+    /// Whether callers that asked for progressive chunks get them: not when a body modifier will
+    /// change the bytes.
+    var deliversChunks: Bool { configuration.responseBodyModifier == nil }
 
     private func tooLarge() -> ImageKernelError {
         let size = expected >= 0 ? "\(expected) bytes" : "more than \(configuration.maxBodySize) bytes"

@@ -19,7 +19,7 @@ final class BrokenCache: ImageCache, Sendable {
         breaks == .anyStringIsAKey ? key.replacingOccurrences(of: "/", with: "_") : key
     }
 
-    func query(key: String, type: ImageCacheType) async throws -> CacheQueryResult? {
+    func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? {
         switch breaks {
         case .cancelledQueryThrows where Task.isCancelled:
             return nil  // a cancelled query reads as a miss
@@ -33,7 +33,7 @@ final class BrokenCache: ImageCache, Sendable {
             hit.source = .disk  // misreports where the hit came from
             return hit
         case .concurrentWritersAndReaders:
-            try Task.checkCancellation()
+            try ImageKernelError.checkCancellation(.cache, plugin: name)
             guard type != .none else { return nil }
             guard let entry = halves.withLock({ $0[key] }) else { return nil }
             return CacheQueryResult(entry: entry, source: entry.image != nil ? .memory : .disk)
@@ -42,7 +42,7 @@ final class BrokenCache: ImageCache, Sendable {
         }
     }
 
-    func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws {
+    func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws(ImageKernelError) {
         switch breaks {
         case .storeReplacesEntry where await base.contains(key: key, type: .all) != .none:
             return  // the first write wins
@@ -50,14 +50,14 @@ final class BrokenCache: ImageCache, Sendable {
             try await base.store(entry, forKey: key, type: .all)  // ignores the type
         case .concurrentWritersAndReaders where type != .none:
             halves.withLock { $0[key, default: CacheEntry()].image = entry.image }
-            try await Task.sleep(for: .milliseconds(1))
+            do { try await Task.sleep(for: .milliseconds(1)) } catch { throw .cancelled(.cache, plugin: name) }
             halves.withLock { $0[key, default: CacheEntry()].data = entry.data }
         default:
             try await base.store(entry, forKey: mapped(key), type: type)
         }
     }
 
-    func remove(key: String, type: ImageCacheType) async throws {
+    func remove(key: String, type: ImageCacheType) async throws(ImageKernelError) {
         if breaks == .removeDeletesOnlyThatKey {
             return try await base.remove(key: key, type: type == .all ? .memory : type)  // forgets the disk tier
         }
@@ -75,7 +75,7 @@ final class BrokenCache: ImageCache, Sendable {
         }
     }
 
-    func clear(type: ImageCacheType) async throws {
+    func clear(type: ImageCacheType) async throws(ImageKernelError) {
         if breaks == .clearEmptiesEveryKey { return }  // does nothing
         if breaks == .concurrentWritersAndReaders { halves.withLock { $0.removeAll() } }
         try await base.clear(type: type)

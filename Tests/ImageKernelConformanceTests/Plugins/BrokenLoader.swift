@@ -19,7 +19,7 @@ struct BrokenLoader: ImageLoader {
     func load(
         _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
         progress: @escaping @Sendable (LoadProgress) -> Void
-    ) async throws -> LoadResult {
+    ) async throws(ImageKernelError) -> LoadResult {
         switch breaks {
         case .loadsExpectedBytes:
             var result = try await base.load(request, options: options, context: context, progress: progress)
@@ -53,13 +53,20 @@ struct BrokenLoader: ImageLoader {
             return result
         case .cancelledBeforeLoading where Task.isCancelled:
             // Forgets a cancellation that came before the call.
-            return try await Task { try await base.load(request, options: options, context: context, progress: progress) }.value
+            let detached = Task { () async -> Result<LoadResult, ImageKernelError> in
+                do throws(ImageKernelError) {
+                    return .success(try await base.load(request, options: options, context: context, progress: progress))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return try await detached.value.get()
         case .cancelledWhileLoading:
             // Checks for cancellation only on entry, never while loading.
             if Task.isCancelled { throw ImageKernelError.cancelled(.load, plugin: name) }
-            return try await uncancellableLoad(request, options: options, progress: progress)
+            return await uncancellableLoad(request, options: options, progress: progress)
         case .unreachableSourceThrows:
-            do { return try await base.load(request, options: options, context: context, progress: progress) } catch var error as ImageKernelError {
+            do { return try await base.load(request, options: options, context: context, progress: progress) } catch var error {
                 error.plugin = nil  // does not say who failed
                 throw error
             }
@@ -67,7 +74,7 @@ struct BrokenLoader: ImageLoader {
             // One shared transfer slot: a second load at the same time gets nothing.
             let overlapped = inFlight.enter()
             defer { inFlight.leave() }
-            try await Task.sleep(for: .milliseconds(5))
+            do { try await Task.sleep(for: .milliseconds(5)) } catch { throw .cancelled(.load, plugin: name) }
             let result = try await base.load(request, options: options, context: context, progress: progress)
             return overlapped ? LoadResult(data: Data(), url: result.url) : result
         default:
@@ -79,7 +86,7 @@ struct BrokenLoader: ImageLoader {
     /// once cancelled (the sleep ends early), and the rest is sent anyway.
     private func uncancellableLoad(
         _ request: ImageRequest, options: LoaderOptions, progress: @escaping @Sendable (LoadProgress) -> Void
-    ) async throws -> LoadResult {
+    ) async -> LoadResult {
         let data = MemoryFiles.image
         progress(LoadProgress(received: 1000, expected: Int64(data.count)))
         if request.url.host == "slow" { try? await Task.sleep(for: .seconds(3600)) }

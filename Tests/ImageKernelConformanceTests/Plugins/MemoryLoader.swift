@@ -17,7 +17,7 @@ struct MemoryLoader: ImageLoader {
     func load(
         _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
         progress: @escaping @Sendable (LoadProgress) -> Void
-    ) async throws -> LoadResult {
+    ) async throws(ImageKernelError) -> LoadResult {
         try checkCancellation()
         let url = request.url
         let name = String(url.path.dropFirst())

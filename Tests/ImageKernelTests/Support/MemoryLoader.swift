@@ -35,7 +35,7 @@ final class MemoryLoader: ImageLoader, Sendable {
     func load(
         _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
         progress: @escaping @Sendable (LoadProgress) -> Void
-    ) async throws -> LoadResult {
+    ) async throws(ImageKernelError) -> LoadResult {
         requests.withLock { $0.append(request) }
         lastOptions.withLock { $0 = options }
         guard let reply = replies.withLock({ $0[request.url.host() ?? ""] ?? $0[request.url.path()] }) else {
