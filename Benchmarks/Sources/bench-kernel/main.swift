@@ -13,7 +13,7 @@ struct InMemoryLoader: ImageLoader {
     let payload: Data
     func canLoad(_ url: URL) -> Bool { url.scheme == "mem" }
     func load(_ request: ImageRequest, options: LoaderOptions, context: ImageContext,
-              progress: @escaping @Sendable (LoadProgress) -> Void) async throws -> LoadResult {
+              progress: @escaping @Sendable (LoadProgress) -> Void) async throws(ImageKernelError) -> LoadResult {
         progress(LoadProgress(received: Int64(payload.count), expected: Int64(payload.count)))
         return LoadResult(data: payload, url: request.url)
     }

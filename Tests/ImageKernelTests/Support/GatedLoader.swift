@@ -37,7 +37,7 @@ final class GatedLoader: ImageLoader, Sendable {
     func load(
         _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
         progress: @escaping @Sendable (LoadProgress) -> Void
-    ) async throws -> LoadResult {
+    ) async throws(ImageKernelError) -> LoadResult {
         requests.withLock { $0.append(request) }
         self.options.withLock { $0.append(options) }
         if let handle = context.loadPriority { priorities.withLock { $0.append(handle) } }
@@ -82,7 +82,7 @@ final class CountingCache: ImageCache, Sendable {
 
     func queryCount(_ type: ImageCacheType) -> Int { queries.withLock { $0[type] ?? 0 } }
 
-    func query(key: String, type: ImageCacheType) async throws -> CacheQueryResult? {
+    func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? {
         queries.withLock { $0[type, default: 0] += 1 }
         if type.includesDisk, diskDelay > .zero {
             do { try await Task.sleep(for: diskDelay) } catch {
@@ -93,12 +93,12 @@ final class CountingCache: ImageCache, Sendable {
         return try await inner.query(key: key, type: type)
     }
 
-    func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws {
+    func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws(ImageKernelError) {
         stores.withLock { $0.append((key, type)) }
         try await inner.store(entry, forKey: key, type: type)
     }
 
-    func remove(key: String, type: ImageCacheType) async throws { try await inner.remove(key: key, type: type) }
+    func remove(key: String, type: ImageCacheType) async throws(ImageKernelError) { try await inner.remove(key: key, type: type) }
     func contains(key: String, type: ImageCacheType) async -> ImageCacheType { await inner.contains(key: key, type: type) }
-    func clear(type: ImageCacheType) async throws { try await inner.clear(type: type) }
+    func clear(type: ImageCacheType) async throws(ImageKernelError) { try await inner.clear(type: type) }
 }
