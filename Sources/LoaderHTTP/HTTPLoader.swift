@@ -93,12 +93,18 @@ public final class HTTPLoader: ImageLoader {
     ) async throws(ImageKernelError) -> LoadResult {
         try ImageKernelError.checkCancellation(.load, plugin: Self.pluginName)
         let spec = try makeSpec(request, options: options, context: context)
-        let priority: LoadToken.Priority =
-            options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+        // The manager's live priority, when there is one, wins over the options' starting value:
+        // a shared load moves up the queue when a more urgent caller joins it.
+        let livePriority = context.loadPriority
         let token = LoadToken(
-            id: nextTokenID.add(1, ordering: .relaxed).oldValue, priority: priority,
+            id: nextTokenID.add(1, ordering: .relaxed).oldValue,
+            priority: LoadToken.Priority(livePriority?.value ?? LoadPriority(options)),
             wantsChunks: options.contains(.progressiveLoad), progress: progress)
         let driver = self.driver
+        let observer = livePriority?.observe { [id = token.id] priority in
+            driver.send(.reprioritize(tokenID: id, LoadToken.Priority(priority)))
+        }
+        defer { if let observer { livePriority?.removeObserver(observer) } }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 guard token.install(continuation) else { return }

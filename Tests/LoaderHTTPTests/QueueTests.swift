@@ -130,4 +130,37 @@ import Testing
         fixture.server.openGate("g1")
         #expect(try await fixture.load("/gate/g1/png").data == fixture.png)
     }
+
+    /// The manager's shared work hands the loader a live priority (``ImageContext/loadPriority``):
+    /// a queued transfer moves when it rises, and back when it falls.
+    @Test func aLivePriorityMovesAQueuedTransfer() async throws {
+        let fixture = try Fixture { $0.maxConcurrentDownloads = 1 }
+        defer { fixture.stop() }
+        let tasks = await enqueue(1...3, fixture)
+        let handle = LoadPriorityHandle(.low)
+        var context = ImageContext()
+        context.loadPriority = handle
+        let before = await fixture.loader.status().tokens
+        let live = Task { [context] in
+            try await fixture.loader.load(ImageRequest(url: fixture.server.url("/gate/g4/png")), options: [], context: context) { _ in }
+        }
+        _ = await fixture.waitForStatus { $0.tokens == before + 1 }
+        let falling = LoadPriorityHandle(.high)
+        var fallingContext = ImageContext()
+        fallingContext.loadPriority = falling
+        let demoted = Task { [fallingContext] in
+            try await fixture.loader.load(ImageRequest(url: fixture.server.url("/gate/g5/png")), options: [], context: fallingContext) { _ in }
+        }
+        _ = await fixture.waitForStatus { $0.tokens == before + 2 }
+        falling.update(.low)
+        try await Task.sleep(for: .milliseconds(50))  // let the lowering reach the driver
+        handle.update(.high)
+        try await Task.sleep(for: .milliseconds(50))
+        for number in 1...5 { fixture.server.openGate("g\(number)") }
+        for task in tasks.values { _ = try await task.value }
+        _ = try await live.value
+        _ = try await demoted.value
+        // g1 was running; g4 rose from low to high and jumps ahead; g5 fell from high to low.
+        #expect(arrivalOrder(fixture.server) == [1, 4, 2, 3, 5])
+    }
 }

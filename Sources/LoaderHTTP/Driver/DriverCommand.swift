@@ -6,6 +6,8 @@ enum DriverCommand: Sendable {
     case attach(TransferSpec, LoadToken)
     /// A caller's task was cancelled; drop its token (and the transfer if it was the last).
     case detach(tokenID: UInt64)
+    /// A caller's priority changed (the manager's shared work gained or lost a caller).
+    case reprioritize(tokenID: UInt64, LoadToken.Priority)
     /// Fail every queued and running transfer with `cancelled`, then report the queue's state.
     case cancelAll(@Sendable (HTTPLoader.Status) -> Void)
     /// Report the queue's state.

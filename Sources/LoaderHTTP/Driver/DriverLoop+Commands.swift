@@ -6,6 +6,7 @@ extension DriverLoop {
         switch command {
         case .attach(let spec, let token): attach(token, to: spec)
         case .detach(let id): detach(tokenID: id)
+        case .reprioritize(let id, let priority): reprioritize(tokenID: id, to: priority)
         case .cancelAll(let reply):
             cancelEverything(.http(.cancelled, "cancelAllDownloads was called"))
             reply(status)
@@ -41,11 +42,24 @@ extension DriverLoop {
         queue.push(transfer, priority: transfer.priority)
     }
 
+    /// Moves a queued transfer when a caller's priority changes; a running one just remembers it.
+    private func reprioritize(tokenID: UInt64, to priority: LoadToken.Priority) {
+        guard let transfer = transferOfToken[tokenID] else { return }
+        let before = transfer.setPriority(priority, ofToken: tokenID)
+        if transfer.phase == .queued, before != transfer.priority {
+            queue.move(transfer, from: before, to: transfer.priority)
+        }
+    }
+
     /// Drops a cancelled caller. The last caller leaving cancels the transfer: a queued one never
     /// starts, a running one is removed from curl, which closes its connection.
     private func detach(tokenID: UInt64) {
         guard let transfer = transferOfToken.removeValue(forKey: tokenID) else { return }
-        guard !transfer.removeToken(id: tokenID) else { return }
+        let before = transfer.priority
+        guard !transfer.removeToken(id: tokenID) else {
+            if transfer.phase == .queued, before != transfer.priority { queue.move(transfer, from: before, to: transfer.priority) }
+            return
+        }
         switch transfer.phase {
         case .queued: queue.remove(transfer)
         case .running: stop(transfer)

@@ -10,6 +10,14 @@ final class LoadToken: Sendable {
     enum Priority: Int, Comparable, Sendable {
         case low = 0, normal = 1, high = 2
         static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+
+        init(_ priority: LoadPriority) {
+            switch priority {
+            case .low: self = .low
+            case .normal: self = .normal
+            case .high: self = .high
+            }
+        }
     }
 
     /// Resumed with the outcome itself, so the caller throws it typed.

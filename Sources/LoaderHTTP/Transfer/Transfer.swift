@@ -43,18 +43,34 @@ final class Transfer {
         body.release()
     }
 
+    /// Each caller's current priority (it may change while the caller waits).
+    private var tokenPriorities: [UInt64: LoadToken.Priority] = [:]
+
     /// Adds a caller. Returns the priority before the join, so a queued transfer can be moved.
     @discardableResult
     func add(_ token: LoadToken) -> LoadToken.Priority {
         let old = priority
         tokens.append(token)
+        tokenPriorities[token.id] = token.priority
         if tokens.count == 1 || token.priority > priority { priority = token.priority }
+        return old
+    }
+
+    /// Changes one caller's priority; the transfer's is the highest of its callers'. Returns the
+    /// priority before the change, so a queued transfer can be moved.
+    func setPriority(_ new: LoadToken.Priority, ofToken id: UInt64) -> LoadToken.Priority {
+        let old = priority
+        guard tokenPriorities[id] != nil else { return old }
+        tokenPriorities[id] = new
+        priority = tokenPriorities.values.max() ?? new
         return old
     }
 
     /// Removes a caller's token; returns whether callers remain.
     func removeToken(id: UInt64) -> Bool {
         tokens.removeAll { $0.id == id }
+        tokenPriorities[id] = nil
+        if let highest = tokenPriorities.values.max() { priority = highest }
         return !tokens.isEmpty
     }
 
