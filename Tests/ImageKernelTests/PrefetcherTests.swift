@@ -83,4 +83,19 @@ struct PrefetcherTests {
         #expect(progressCount == 5)
         #expect(completed.map { $0 == (5, 1) } == true)
     }
+
+    @Test func runningTokensAreTheCallsStillRunning() async {
+        let loader = MemoryLoader()
+        for i in 0..<4 { loader.serve("r\(i)", data: RawCoder.data(width: 1, height: 1), delay: .milliseconds(200)) }
+        let prefetcher = ImagePrefetcher(manager: makeManager(loader: loader))
+        #expect(prefetcher.runningTokens.isEmpty)
+        let first = prefetcher.prefetch([memURL("r0"), memURL("r1")])
+        let second = prefetcher.prefetch([memURL("r2")])
+        let empty = prefetcher.prefetch([])
+        #expect(prefetcher.runningTokens.map(ObjectIdentifier.init) == [first, second].map(ObjectIdentifier.init), "oldest first; an empty call never runs")
+        second.cancel()
+        #expect(prefetcher.runningTokens.map(ObjectIdentifier.init) == [ObjectIdentifier(first)])
+        #expect(await eventually { prefetcher.runningTokens.isEmpty })
+        #expect(first.isFinished && !first.isCancelled && empty.isFinished)
+    }
 }

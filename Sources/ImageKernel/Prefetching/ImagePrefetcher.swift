@@ -13,6 +13,7 @@ public final class ImagePrefetcher: Sendable {
     /// Options added to every prefetch load.
     public let options: ImageOptions
     private let tokens = Locked<[ObjectIdentifier: PrefetchToken]>([:])
+    private let sequence = Locked<UInt64>(0)
 
     public init(manager: ImageManager, maxConcurrentPrefetchCount: Int = 3, options: ImageOptions = []) {
         self.manager = manager
@@ -30,7 +31,7 @@ public final class ImagePrefetcher: Sendable {
         progress: (@Sendable (PrefetchProgress) -> Void)? = nil,
         completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil
     ) -> PrefetchToken {
-        let token = PrefetchToken(total: urls.count)
+        let token = PrefetchToken(total: urls.count, sequence: sequence.withLock { $0 += 1; return $0 })
         guard !urls.isEmpty else {
             token.complete { completion?(0, 0) }
             return token
@@ -86,9 +87,18 @@ public final class ImagePrefetcher: Sendable {
         }
     }
 
+    /// The tokens of the prefetch calls still running (neither completed nor cancelled), oldest
+    /// first: SDWebImagePrefetcher's running tokens.
+    public var runningTokens: [PrefetchToken] {
+        tokens.withLock { Array($0.values) }.filter { !$0.isFinished }.sorted { $0.sequence < $1.sequence }
+    }
+
     /// Cancels every prefetch started by this prefetcher.
     public func cancelPrefetching() {
-        let all = tokens.withLock { Array($0.values) }
+        let all = tokens.withLock { state in
+            defer { state.removeAll() }
+            return Array(state.values)
+        }
         for token in all { token.cancel() }
     }
 

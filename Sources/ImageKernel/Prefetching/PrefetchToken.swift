@@ -8,7 +8,13 @@ public final class PrefetchToken: Sendable {
     private let task = Locked<Task<Void, Never>?>(nil)
     private let tally = Locked<(finished: Int, skipped: Int)>((0, 0))
 
-    init(total: Int) { self.total = total }
+    /// Order of creation within its prefetcher.
+    let sequence: UInt64
+
+    init(total: Int, sequence: UInt64 = 0) {
+        self.total = total
+        self.sequence = sequence
+    }
 
     /// URLs done so far (successes and failures) and failures among them.
     public var counts: (finished: Int, skipped: Int) { tally.withLock { $0 } }
