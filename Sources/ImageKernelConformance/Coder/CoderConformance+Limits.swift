@@ -3,17 +3,24 @@ import ImageKernel
 
 extension CoderConformance {
     /// Thumbnail sizes tried on a `width`×`height` image: half, a non-proportional quarter ×
-    /// eighth, and twice the size (which must not upscale).
+    /// eighth, twice the size (which must not upscale), and empty boxes (a side of zero, which
+    /// mean full size: ``PixelSize/thumbnail(of:fitting:)``).
     static func thumbnailSizes(width: Int, height: Int) -> [PixelSize] {
         [
             PixelSize(width: max(1, width / 2), height: max(1, height / 2)),
             PixelSize(width: max(1, width / 4), height: max(1, height / 8)),
             PixelSize(width: width * 2, height: height * 2),
+            PixelSize(width: 0, height: 0),
+            PixelSize(width: 0, height: max(1, height / 2)),
         ]
     }
 
     /// Why `size` is not an acceptable thumbnail of a `width`×`height` image for `target`, or nil.
     static func thumbnailProblem(_ size: PixelSize, width: Int, height: Int, target: PixelSize) -> String? {
+        if target.isEmpty {
+            return size.width == width && size.height == height
+                ? nil : "an empty thumbnail box (\(target)) means full size \(width)x\(height), got \(size)"
+        }
         if target.width >= width && target.height >= height {
             return size.width == width && size.height == height
                 ? nil : "a thumbnail size at least the image's size must keep \(width)x\(height), got \(size)"

@@ -47,7 +47,8 @@ import ImageKernel
 /// - ``Case/thumbnailFitsRequestedSize``: with a thumbnail size at least the image's size the
 ///   image keeps its size; with a smaller one the image is ``PixelSize/thumbnail(of:fitting:)`` (±1): it fits inside
 ///   the requested size (±1 pixel), keeps its aspect ratio (±1 pixel) and is at most about twice
-///   the size needed (room for a codec's own scaling steps).
+///   the size needed (room for a codec's own scaling steps); with an empty box (a side of zero) the
+///   image keeps its full size.
 /// - ``Case/refusesImagesOverPixelLimit``: a pixel limit one below a fixture's pixel count throws
 ///   `pixelLimitExceeded`; a limit equal to it decodes.
 /// - ``Case/concurrentUseAgrees``: ``concurrency`` threads decoding the fixtures and encoding
