@@ -41,6 +41,13 @@ let package = Package(
                 .product(name: "LoaderHTTP", package: "ImageKernel"),
             ]
         ),
+        .executableTarget(
+            name: "bench-coalesce",
+            dependencies: [
+                "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "LoaderHTTP", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
