@@ -48,6 +48,13 @@ let package = Package(
                 .product(name: "LoaderHTTP", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
             ]
         ),
+        .executableTarget(
+            name: "bench-grid",
+            dependencies: [
+                "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "CoderPNG", package: "ImageKernel"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
