@@ -41,6 +41,28 @@ let package = Package(
                 .product(name: "LoaderHTTP", package: "ImageKernel"),
             ]
         ),
+        .executableTarget(
+            name: "bench-coalesce",
+            dependencies: [
+                "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "LoaderHTTP", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
+            ]
+        ),
+        .executableTarget(
+            name: "bench-grid",
+            dependencies: [
+                "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "CoderPNG", package: "ImageKernel"),
+            ]
+        ),
+        .executableTarget(
+            name: "bench-e2e",
+            dependencies: [
+                "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "LoaderHTTP", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
+                .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CacheDisk", package: "ImageKernel"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

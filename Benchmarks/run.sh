@@ -1,11 +1,32 @@
 #!/usr/bin/env bash
-# Builds the benchmarks in release mode and runs them all (or the ones named).
+# Builds the benchmarks in release mode and runs them all (or the ones named), e.g.
+#   bash Benchmarks/run.sh bench-coalesce bench-grid
+# Arguments after `--` go to every benchmark run (e.g. `-- --rounds 5`).
+#
+#   bench-jpeg      CoderJPEG decode/encode/thumbnail vs libjpeg-turbo called from C, vipsthumbnail
+#   bench-png       CoderPNG decode/encode vs libpng called from C
+#   bench-disk      CacheDisk store/read vs raw files
+#   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
+#   bench-http      LoaderHTTP vs `curl --parallel` against nginx on 127.0.0.1
+#   bench-coalesce  N = 1..1000 concurrent ImageManager loads of one 24 MP JPEG from nginx:
+#                   wall(N)/wall(1), decodes, loader calls and HTTP requests (goal <= 1.3x, 1 decode)
+#   bench-grid      CoderJPEG/CoderPNG thumbnail decode (boxes 32..400 and full) vs full decode and
+#                   vs Pillow's draft()+thumbnail() in process (Scripts/pillow_grid.py)
+#   bench-e2e       500 JPEGs from nginx -> 128 px thumbnails through ImageManager + TieredCache vs
+#                   requests+Pillow with 6 threads (Scripts/pillow_e2e.py) and curl download only
+#
+# nginx (scripts/deps.sh) is needed by the HTTP benchmarks; the Pillow peers come from
+# `bash ../shared/peers/setup.sh` (Pillow-SIMD preferred, stock Pillow otherwise, or set
+# IMAGEKERNEL_PILLOW_PYTHON); bench-e2e also needs `requests` in that venv (`$PY -m pip install requests`).
+# Generated fixtures are kept in $TMPDIR/imagekernel-bench-fixtures-v1 between runs.
 set -euo pipefail
 cd "$(dirname "$0")"
 swift build -c release >&2
-bins=("$@")
+bins=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do bins+=("$1"); shift; done
+[ $# -gt 0 ] && shift
 [ ${#bins[@]} -gt 0 ] || bins=($(ls Sources | grep '^bench-'))
 for b in "${bins[@]}"; do
   echo "== $b"
-  ".build/release/$b"
+  ".build/release/$b" "$@"
 done

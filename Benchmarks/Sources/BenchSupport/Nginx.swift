@@ -1,19 +1,26 @@
 import Foundation
 
 /// nginx on a free port of 127.0.0.1 serving one directory, from a temporary configuration.
-final class Nginx {
-    let port: Int
-    let root: URL
+///
+/// With `accessLog` every request is logged (unbuffered) to a file in the temporary prefix, so a
+/// benchmark can count the requests that reached the server with ``requestCount()``.
+public final class Nginx: @unchecked Sendable {
+    // @unchecked: every stored property is immutable after init and Process is only touched by
+    // stop(), which a benchmark calls once at the end.
+    public let port: Int
+    public let root: URL
     private let directory: URL
     private let process: Process
+    private let accessLogPath: String?
 
-    init(serving root: URL) throws {
+    public init(serving root: URL, accessLog: Bool = false) throws {
         guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw BenchError("nginx is not installed (apt-get install nginx)")
         }
         self.root = root
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-nginx-\(UUID().uuidString)")
+        accessLogPath = accessLog ? directory.appendingPathComponent("access.log").path : nil
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         for _ in 0..<5 {
             let port = Int.random(in: 20000...60000)
@@ -26,7 +33,7 @@ final class Nginx {
             error_log \(dir)/error.log warn;
             events { worker_connections 4096; }
             http {
-                access_log off;
+                access_log \(accessLogPath ?? "off");
                 sendfile on;
                 tcp_nopush on;
                 keepalive_requests 100000;
@@ -54,8 +61,19 @@ final class Nginx {
         throw BenchError("nginx did not start; see \(directory.path)/error.log")
     }
 
+    /// The URL of `path` (relative to the root) on this server.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)/\(path)")!
+    }
+
+    /// Requests logged so far (one access-log line each); 0 without `accessLog`.
+    public func requestCount() -> Int {
+        guard let accessLogPath, let data = FileManager.default.contents(atPath: accessLogPath) else { return 0 }
+        return data.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+    }
+
     /// Stops nginx (SIGKILL: a single-process nginx may inherit a mask that blocks SIGTERM).
-    func stop() {
+    public func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
@@ -80,7 +98,7 @@ final class Nginx {
     }
 }
 
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct BenchError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
