@@ -233,4 +233,22 @@ struct CoalescingTests {
         _ = try await manager.image(for: gateURL("a"), options: .fromLoaderOnly)
         #expect(loader.requestCount == 2)
     }
+
+    @Test func uncachedLoadsWithDifferentTransformersDoNotShareAResult() async throws {
+        let loader = GatedLoader()
+        loader.serve("a", RawCoder.data(width: 40, height: 30))
+        let coder = RawCoder()
+        let manager = ImageManager(configuration: .init(
+            loaders: LoaderRegistry([loader]), coders: CoderRegistry([coder]),
+            cacheKeyFilter: ClosureCacheKeyFilter { _ in nil }))
+        var small = ImageContext()
+        small.transformer = ClosureTransformer(key: "small") { RawCoder.shrink($0, toFit: PixelSize(width: 4, height: 4)) }
+        let plain = Task { try await manager.image(for: gateURL("a")) }
+        let shrunk = Task { [small] in try await manager.image(for: gateURL("a"), context: small) }
+        #expect(await eventually { manager.runningCount == 2 && loader.started.value == 1 })
+        loader.open()
+        #expect(try await plain.value.image?.width == 40)
+        #expect(try await shrunk.value.image?.width == 4)
+        #expect(loader.requestCount == 1, "they still share the download")
+    }
 }

@@ -42,7 +42,7 @@ extension ImageManager {
         // Rule 9: join the work that produces this result, or start it.
         let key = ResultWorkKey(
             key: plan.key ?? "\u{0}uncached:" + url.absoluteString,
-            options: options.subtracting(Self.sharingNeutralOptions), context: ContextSignature(plan.context))
+            options: options.subtracting(Self.sharingNeutralOptions), context: ContextSignature(plan.context, transformer: plan.transformer))
         let result = try await results.value(for: key, subscriber: caller) { [self] job in
             try await produce(plan: plan, job: job)
         }

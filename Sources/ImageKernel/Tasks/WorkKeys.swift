@@ -57,6 +57,8 @@ struct ContextSignature: Hashable, Sendable {
     /// Set for contexts that cannot be compared (a serializer closure, plugin-defined values).
     var unique: PartIdentity
     var thumbnail: PixelSize?
+    /// Also in the final key, but that key may be nil (the key filter declined to cache).
+    var transformerKey: String?
     var pixelLimit: Int?
     var storeCacheType: ImageCacheType?
     var queryCacheType: ImageCacheType?
@@ -65,7 +67,8 @@ struct ContextSignature: Hashable, Sendable {
     var requestHeaders: [String: String]?
     var encodeOptions: EncodeOptions?
 
-    init(_ context: ImageContext) {
+    init(_ context: ImageContext, transformer: (any ImageTransformer)?) {
+        transformerKey = transformer?.key
         cache = PartIdentity(context.cache)
         originalCache = PartIdentity(context.originalCache)
         loader = PartIdentity(context.loader)
