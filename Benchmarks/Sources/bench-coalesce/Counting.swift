@@ -33,7 +33,7 @@ final class CountingLoader: ImageLoader {
     func load(
         _ request: ImageRequest, options: LoaderOptions, context: ImageContext,
         progress: @escaping @Sendable (LoadProgress) -> Void
-    ) async throws -> LoadResult {
+    ) async throws(ImageKernelError) -> LoadResult {
         loads.add(1, ordering: .relaxed)
         return try await base.load(request, options: options, context: context, progress: progress)
     }
