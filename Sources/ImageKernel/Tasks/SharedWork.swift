@@ -35,20 +35,57 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
         var jobs: [Key: JobState] = [:]
     }
 
-    private struct JobState {
+    /// One running job. A class, so joining mutates it in place (a struct in the dictionary would
+    /// copy its caller table on every join: quadratic in a thundering herd). Guarded by the pool's
+    /// lock.
+    private final class JobState {
         let generation: UInt64
         let priority: LoadPriorityHandle
         /// Callers with the priority each asked for (kept here, not read from the subscriber, so the
         /// pool never takes a subscriber's lock while holding its own).
-        var subscribers: [ObjectIdentifier: (subscriber: Subscriber<Value, Event>, priority: LoadPriority)] = [:]
-        var listeners = 0
+        private(set) var subscribers: [ObjectIdentifier: (subscriber: Subscriber<Value, Event>, priority: LoadPriority)] = [:]
+        /// Callers per priority level, so the highest is found in constant time.
+        private var priorityCounts = [Int](repeating: 0, count: LoadPriority.allCases.count)
+        private(set) var listeners = 0
         var replay: [Event] = []
         var task: Task<Void, Never>?
         var taskPriority: TaskPriority
 
-        var highestPriority: LoadPriority { subscribers.values.lazy.map(\.priority).max() ?? .low }
+        init(generation: UInt64, priority: LoadPriority, taskPriority: TaskPriority) {
+            self.generation = generation
+            self.priority = LoadPriorityHandle(priority)
+            self.taskPriority = taskPriority
+        }
+
+        var isEmpty: Bool { subscribers.isEmpty }
+        var highestPriority: LoadPriority {
+            LoadPriority.allCases.last { priorityCounts[$0.rawValue] > 0 } ?? .low
+        }
         var listeningSubscribers: [Subscriber<Value, Event>] {
             subscribers.values.compactMap { $0.subscriber.wantsEvents ? $0.subscriber : nil }
+        }
+
+        func add(_ subscriber: Subscriber<Value, Event>, priority: LoadPriority) {
+            subscribers[ObjectIdentifier(subscriber)] = (subscriber, priority)
+            priorityCounts[priority.rawValue] += 1
+            if subscriber.wantsEvents { listeners += 1 }
+        }
+
+        /// Removes a caller; false when it was not here.
+        func remove(_ id: ObjectIdentifier) -> Bool {
+            guard let member = subscribers.removeValue(forKey: id) else { return false }
+            priorityCounts[member.priority.rawValue] -= 1
+            if member.subscriber.wantsEvents { listeners -= 1 }
+            return true
+        }
+
+        /// Changes a caller's priority; false when it was not here.
+        func setPriority(_ priority: LoadPriority, of id: ObjectIdentifier) -> Bool {
+            guard let old = subscribers[id]?.priority else { return false }
+            subscribers[id]?.priority = priority
+            priorityCounts[old.rawValue] -= 1
+            priorityCounts[priority.rawValue] += 1
+            return true
         }
     }
 
@@ -77,22 +114,18 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
         let priority = subscriber.priority
         let taskPriority = subscriber.taskPriority
         let joined = state.withLock { state -> (generation: UInt64, priority: LoadPriorityHandle, replay: [Event], isNew: Bool, escalate: Task<Void, Never>?) in
-            if var job = state.jobs[key] {
-                job.subscribers[id] = (subscriber, priority)
-                if subscriber.wantsEvents { job.listeners += 1 }
+            if let job = state.jobs[key] {
+                job.add(subscriber, priority: priority)
                 var escalate: Task<Void, Never>?
                 if taskPriority > job.taskPriority {
                     job.taskPriority = taskPriority
                     escalate = job.task
                 }
-                state.jobs[key] = job
                 return (job.generation, job.priority, job.replay, false, escalate)
             }
             state.nextGeneration += 1
-            var job = JobState(
-                generation: state.nextGeneration, priority: LoadPriorityHandle(priority), taskPriority: taskPriority)
-            job.subscribers[id] = (subscriber, priority)
-            if subscriber.wantsEvents { job.listeners = 1 }
+            let job = JobState(generation: state.nextGeneration, priority: priority, taskPriority: taskPriority)
+            job.add(subscriber, priority: priority)
             state.jobs[key] = job
             return (job.generation, job.priority, [], true, nil)
         }
@@ -142,14 +175,11 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
 
     private func leave(key: Key, generation: UInt64, subscriber id: ObjectIdentifier) {
         let left = state.withLock { state -> (cancel: Task<Void, Never>?, priority: (LoadPriorityHandle, LoadPriority)?) in
-            guard var job = state.jobs[key], job.generation == generation,
-                  let member = job.subscribers.removeValue(forKey: id) else { return (nil, nil) }
-            if member.subscriber.wantsEvents { job.listeners -= 1 }
-            if job.subscribers.isEmpty {
+            guard let job = state.jobs[key], job.generation == generation, job.remove(id) else { return (nil, nil) }
+            if job.isEmpty {
                 state.jobs.removeValue(forKey: key)
                 return (job.task, nil)
             }
-            state.jobs[key] = job
             return (nil, (job.priority, job.highestPriority))
         }
         left.cancel?.cancel()
@@ -158,9 +188,7 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
 
     private func reprioritize(key: Key, generation: UInt64, subscriber id: ObjectIdentifier, to priority: LoadPriority) {
         let update = state.withLock { state -> (LoadPriorityHandle, LoadPriority)? in
-            guard var job = state.jobs[key], job.generation == generation, job.subscribers[id] != nil else { return nil }
-            job.subscribers[id]?.priority = priority
-            state.jobs[key] = job
+            guard let job = state.jobs[key], job.generation == generation, job.setPriority(priority, of: id) else { return nil }
             return (job.priority, job.highestPriority)
         }
         if let (handle, priority) = update { handle.update(priority) }
@@ -168,11 +196,8 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
 
     fileprivate func listeners(key: Key, generation: UInt64, sticky: Event?) -> [Subscriber<Value, Event>] {
         state.withLock { state in
-            guard var job = state.jobs[key], job.generation == generation else { return [] }
-            if let sticky {
-                job.replay.append(sticky)
-                state.jobs[key] = job
-            }
+            guard let job = state.jobs[key], job.generation == generation else { return [] }
+            if let sticky { job.replay.append(sticky) }
             guard job.listeners > 0 else { return [] }
             return job.listeningSubscribers
         }
