@@ -31,8 +31,10 @@ struct BoxDownscaler {
     private var wideSums: [UInt64] = []
     /// One sum per output sample of the output row being built.
     private var boxSums: [UInt64]
-    /// Rows added to `columnSums` since it was last reduced into `boxSums`.
+    /// Rows added to the column sums since they were last reduced into `boxSums`.
     private var pendingRows = 0
+    /// Whether `boxSums` holds part of the current output row (the column sums nearly overflowed).
+    private var boxSumsInUse = false
     /// Rows `columnSums` can take before one of its sums could overflow.
     private let rowsPerReduction: Int
     private var sourceRow = 0
@@ -83,8 +85,12 @@ struct BoxDownscaler {
         sourceRow += 1
         pendingRows += 1
         if sourceRow == rowBounds[outputRow + 1] {
-            reduce()
-            emitRow()
+            if boxSumsInUse {
+                reduce()
+                emitRow()
+            } else {
+                emitRowFromColumnSums()
+            }
         } else if pendingRows == rowsPerReduction {
             reduce()
         }
@@ -110,6 +116,31 @@ struct BoxDownscaler {
             }
         }
         pendingRows = 0
+        boxSumsInUse = true
+    }
+
+    /// Writes output row `outputRow` straight from the column sums (no earlier reduction for it).
+    private mutating func emitRowFromColumnSums() {
+        let rows = rowBounds[outputRow + 1] - rowBounds[outputRow]
+        let start = outputRow * bytesPerRow, count = bytesPerRow
+        let channels = format.channelCount
+        let wide = format.bitsPerComponent == 16
+        columnBounds.withUnsafeBufferPointer { bounds in
+            output.withUnsafeMutableBytes { bytes in
+                let target = UnsafeMutableRawBufferPointer(rebasing: bytes[start..<start + count])
+                if wide {
+                    wideSums.withUnsafeMutableBufferPointer {
+                        BoxKernels.reduceAndDivide($0, bounds: bounds, rows: rows, channels: channels, into: target.bindMemory(to: UInt16.self))
+                    }
+                } else {
+                    narrowSums.withUnsafeMutableBufferPointer {
+                        BoxKernels.reduceAndDivide($0, bounds: bounds, rows: rows, channels: channels, into: target.bindMemory(to: UInt8.self))
+                    }
+                }
+            }
+        }
+        pendingRows = 0
+        outputRow += 1
     }
 
     /// Divides the box sums into output row `outputRow` and starts the next one.
@@ -130,10 +161,11 @@ struct BoxDownscaler {
                             boxes, bounds: bounds, rows: rows, channels: channels, hasAlpha: hasAlpha,
                             into: target.bindMemory(to: UInt8.self))
                     }
-                    for i in boxes.indices { boxes[i] = 0 }
+                    boxes.update(repeating: 0)
                 }
             }
         }
+        boxSumsInUse = false
         outputRow += 1
     }
 }

@@ -86,9 +86,8 @@ enum BoxKernels {
     /// unpremultiplied (divided by the alpha sum) where there is alpha. Rounds to nearest, exactly
     /// as `(sum + n / 2) / n`.
     ///
-    /// One pixel's quotients are one 4-lane `Double` division: for integers below 2^53 (sums here
-    /// stay far below) the truncated, correctly rounded quotient is the exact integer quotient,
-    /// and it costs a fraction of a 64-bit `div` per sample.
+    /// Quotients are multiplications by reciprocals rounded up (see ``Reciprocal``): exact, and
+    /// one floating-point division per pixel at most (by the alpha sum), none per sample.
     static func divide<Sample: FixedWidthInteger & UnsignedInteger>(
         _ boxes: UnsafeMutableBufferPointer<UInt64>, bounds: UnsafeBufferPointer<Int>, rows: Int, channels: Int,
         hasAlpha: Bool, into row: UnsafeMutableBufferPointer<Sample>
@@ -108,32 +107,106 @@ enum BoxKernels {
         into row: UnsafeMutableBufferPointer<Sample>
     ) {
         let sums = boxes.baseAddress!, target = row.baseAddress!
+        let boxSizes = BoxSizes(bounds: bounds, rows: rows)
         for x in 0..<bounds.count - 1 {
             let o = x * channels
-            // Integers to Double through Int: a signed conversion is one instruction.
-            let pixels = (bounds[x + 1] - bounds[x]) * rows, half = pixels >> 1
-            @inline(__always) func sum(_ c: Int) -> Int { Int(truncatingIfNeeded: sums[o + c]) }
-            let numerators: SIMD4<Double>, divisors: SIMD4<Double>
-            switch channels {
-            case 1:
-                numerators = SIMD4(Double(sum(0) &+ half), 0, 0, 0)
-                divisors = SIMD4(Double(pixels), 1, 1, 1)
-            case 2:
-                // An alpha sum of 0 has colour sums of 0 too: any divisor gives 0.
-                let alpha = sum(1), colourHalf = alpha >> 1
-                numerators = SIMD4(Double(sum(0) &+ colourHalf), Double(alpha &+ half), 0, 0)
-                divisors = SIMD4(Double(max(alpha, 1)), Double(pixels), 1, 1)
-            case 3:
-                numerators = SIMD4(Double(sum(0) &+ half), Double(sum(1) &+ half), Double(sum(2) &+ half), 0)
-                divisors = SIMD4(repeating: Double(pixels))
-            default:
-                let alpha = sum(3), colourHalf = alpha >> 1, colourDivisor = Double(max(alpha, 1))
-                numerators = SIMD4(
-                    Double(sum(0) &+ colourHalf), Double(sum(1) &+ colourHalf), Double(sum(2) &+ colourHalf), Double(alpha &+ half))
-                divisors = SIMD4(colourDivisor, colourDivisor, colourDivisor, Double(pixels))
-            }
-            let quotients = numerators / divisors
+            var box = SIMD4<Int>()
+            for c in 0..<channels { box[c] = Int(truncatingIfNeeded: sums[o + c]) }
+            let (pixels, inversePixels) = boxSizes.pixels(columns: bounds[x + 1] - bounds[x])
+            let quotients = average(box, pixels: pixels, inversePixels: inversePixels, layout: channels)
             for c in 0..<channels { target[o + c] = Sample(truncatingIfNeeded: Int(quotients[c])) }
         }
+    }
+
+    /// ``reduce(_:bounds:channels:into:)`` and ``divide(_:bounds:rows:channels:hasAlpha:into:)`` in
+    /// one pass, for an output row whose sums are all still in `sums` (the usual case): each box
+    /// is added up in registers and divided at once. Clears `sums`.
+    static func reduceAndDivide<Sum: FixedWidthInteger & UnsignedInteger, Sample: FixedWidthInteger & UnsignedInteger>(
+        _ sums: UnsafeMutableBufferPointer<Sum>, bounds: UnsafeBufferPointer<Int>, rows: Int, channels: Int,
+        into row: UnsafeMutableBufferPointer<Sample>
+    ) {
+        switch channels {
+        case 1: reduceAndDivide(sums, bounds: bounds, rows: rows, layout: 1, into: row)
+        case 2: reduceAndDivide(sums, bounds: bounds, rows: rows, layout: 2, into: row)
+        case 3: reduceAndDivide(sums, bounds: bounds, rows: rows, layout: 3, into: row)
+        default: reduceAndDivide(sums, bounds: bounds, rows: rows, layout: 4, into: row)
+        }
+        sums.update(repeating: 0)
+    }
+
+    @inline(__always)
+    private static func reduceAndDivide<Sum: FixedWidthInteger & UnsignedInteger, Sample: FixedWidthInteger & UnsignedInteger>(
+        _ sums: UnsafeMutableBufferPointer<Sum>, bounds: UnsafeBufferPointer<Int>, rows: Int, layout channels: Int,
+        into row: UnsafeMutableBufferPointer<Sample>
+    ) {
+        let source = sums.baseAddress!, target = row.baseAddress!
+        let boxSizes = BoxSizes(bounds: bounds, rows: rows)
+        for x in 0..<bounds.count - 1 {
+            var box = SIMD4<Int>()
+            for p in stride(from: bounds[x] * channels, to: bounds[x + 1] * channels, by: channels) {
+                for c in 0..<channels { box[c] &+= Int(truncatingIfNeeded: source[p + c]) }
+            }
+            let (pixels, inversePixels) = boxSizes.pixels(columns: bounds[x + 1] - bounds[x])
+            let quotients = average(box, pixels: pixels, inversePixels: inversePixels, layout: channels)
+            let o = x * channels
+            for c in 0..<channels { target[o + c] = Sample(truncatingIfNeeded: Int(quotients[c])) }
+        }
+    }
+
+    /// One box's averages from its sums (alpha last), in lanes `0..<channels`, to be truncated.
+    @inline(__always)
+    private static func average(_ box: SIMD4<Int>, pixels: Int, inversePixels: Double, layout channels: Int) -> SIMD4<Double> {
+        // Integers to Double through Int: a signed conversion is one instruction.
+        let half = pixels >> 1
+        switch channels {
+        case 1:
+            return SIMD4(Double(box[0] &+ half), 0, 0, 0) * inversePixels
+        case 2:
+            // An alpha sum of 0 has colour sums of 0 too: any factor gives 0.
+            let alpha = box[1], inverseAlpha = alpha > 0 ? Reciprocal.roundedUp(alpha) : 0
+            return SIMD4(Double(box[0] &+ alpha >> 1), Double(alpha &+ half), 0, 0) * SIMD4(inverseAlpha, inversePixels, 0, 0)
+        case 3:
+            return SIMD4(Double(box[0] &+ half), Double(box[1] &+ half), Double(box[2] &+ half), 0) * inversePixels
+        default:
+            let alpha = box[3], colourHalf = alpha >> 1, inverseAlpha = alpha > 0 ? Reciprocal.roundedUp(alpha) : 0
+            let numerators = SIMD4(
+                Double(box[0] &+ colourHalf), Double(box[1] &+ colourHalf), Double(box[2] &+ colourHalf), Double(alpha &+ half))
+            return numerators * SIMD4(inverseAlpha, inverseAlpha, inverseAlpha, inversePixels)
+        }
+    }
+}
+
+/// `1/d` rounded up, so that `Int(Double(n) * Reciprocal.roundedUp(d))` is exactly `n / d`.
+///
+/// Why exact: the factor is at least `1/d` and at most `(1/d)(1 + 2^-51)`, and the product adds
+/// one more rounding. When `d` divides `n` the product is at least the integer `n/d`, which the
+/// rounding cannot go below. Otherwise `n/d` is at least `1/d` below the next integer, and the
+/// error, under `(n/d)·2^-50`, is smaller than that for every `n` below 2^50. Sums stay below
+/// that except for 16-bit alpha boxes of over 262 144 source pixels, which may then be one unit
+/// (of 65 535) off. A multiplication replaces a division: a 64-bit `div` per sample costs
+/// about ten times as much.
+enum Reciprocal {
+    @inline(__always)
+    static func roundedUp(_ divisor: Int) -> Double {
+        (1 / Double(divisor)).nextUp
+    }
+}
+
+/// The pixel counts of one output row's boxes: a box is `⌊W/w⌋` or `⌊W/w⌋ + 1` columns wide, so
+/// two reciprocals serve the whole row.
+struct BoxSizes {
+    private let narrowColumns: Int
+    private let narrow: (pixels: Int, inverse: Double)
+    private let wide: (pixels: Int, inverse: Double)
+
+    init(bounds: UnsafeBufferPointer<Int>, rows: Int) {
+        narrowColumns = bounds[bounds.count - 1] / (bounds.count - 1)
+        narrow = (narrowColumns * rows, Reciprocal.roundedUp(narrowColumns * rows))
+        wide = ((narrowColumns + 1) * rows, Reciprocal.roundedUp((narrowColumns + 1) * rows))
+    }
+
+    @inline(__always)
+    func pixels(columns: Int) -> (pixels: Int, inverse: Double) {
+        columns == narrowColumns ? narrow : wide
     }
 }
