@@ -106,3 +106,18 @@ extension PNGChunks {
         return nil
     }
 }
+
+@Suite("Box sums that would overflow 32 bits are carried into 64-bit sums")
+struct TallBoxTests {
+    @Test("a box taller than 66 051 rows of premultiplied 8-bit samples is still the exact average")
+    func tallBoxesStayExact() throws {
+        let coder = PNGCoder()
+        // 70 000 rows of gray+alpha: c·a sums pass UInt32.max within one box.
+        let image = try makeImage(width: 2, height: 70_000, format: .grayAlpha8, seed: 9)
+        let data = try coder.encode(image, as: .png, options: EncodeOptions(compressionLevel: 1))
+        for box in [PixelSize(width: 1, height: 1), PixelSize(width: 2, height: 2)] {
+            let thumbnail = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: box))
+            #expect(thumbnail.pixels == referenceBoxAverage(image, width: thumbnail.width, height: thumbnail.height), "\(box)")
+        }
+    }
+}
