@@ -35,7 +35,7 @@ struct BoxDownscaler {
     private var pendingRows = 0
     /// Whether `boxSums` holds part of the current output row (the column sums nearly overflowed).
     private var boxSumsInUse = false
-    /// Rows `columnSums` can take before one of its sums could overflow.
+    /// Rows the column sums can take before one of them could overflow.
     private let rowsPerReduction: Int
     private var sourceRow = 0
     private var outputRow = 0
