@@ -14,6 +14,7 @@ struct cpng_decoder {
     int header_read;
     cpng_header header;
     png_bytep *rows;
+    uint32_t rows_read; /* rows delivered by cpng_decoder_read_rows */
 };
 
 static void cpng_read_memory(png_structp png, png_bytep out, size_t length) {
@@ -68,8 +69,23 @@ cpng_status cpng_decoder_read_header(cpng_decoder *decoder, cpng_header *header)
     return CPNG_OK;
 }
 
+/* Every pixel is decoded. Chunks after the image data are still checked (a corrupt one is an
+ * error), but running out of bytes here, e.g. a missing IEND, leaves a complete image. */
+static cpng_status cpng_read_end(cpng_decoder *decoder) {
+    if (setjmp(png_jmpbuf(decoder->png))) {
+        if (decoder->error.eof_hit && !decoder->error.limit_hit) {
+            decoder->error.eof_hit = 0;
+            decoder->error.message[0] = '\0';
+            return CPNG_OK;
+        }
+        return cpng_failure(&decoder->error);
+    }
+    png_read_end(decoder->png, decoder->info);
+    return CPNG_OK;
+}
+
 cpng_status cpng_decoder_read_image(cpng_decoder *decoder, void *pixels, size_t stride) {
-    if (!decoder->header_read || decoder->rows != NULL || stride < decoder->header.rowbytes) {
+    if (!decoder->header_read || decoder->rows != NULL || decoder->rows_read != 0 || stride < decoder->header.rowbytes) {
         cpng_set_message(&decoder->error, "cpng_decoder_read_image called out of order or with a short stride");
         return CPNG_ERR_ARGUMENT;
     }
@@ -84,19 +100,31 @@ cpng_status cpng_decoder_read_image(cpng_decoder *decoder, void *pixels, size_t 
 
     if (setjmp(png_jmpbuf(decoder->png))) return cpng_failure(&decoder->error);
     png_read_image(decoder->png, decoder->rows);
+    return cpng_read_end(decoder);
+}
 
-    /* Every pixel is decoded. Chunks after the image data are still checked (a corrupt one is
-     * an error), but running out of bytes here, e.g. a missing IEND, leaves a complete image. */
-    if (setjmp(png_jmpbuf(decoder->png))) {
-        if (decoder->error.eof_hit && !decoder->error.limit_hit) {
-            decoder->error.eof_hit = 0;
-            decoder->error.message[0] = '\0';
-            return CPNG_OK;
-        }
-        return cpng_failure(&decoder->error);
+cpng_status cpng_decoder_read_rows(cpng_decoder *decoder, void *rows, size_t stride, uint32_t count) {
+    if (!decoder->header_read || decoder->rows != NULL || decoder->header.interlaced || stride < decoder->header.rowbytes ||
+        count > decoder->header.height - decoder->rows_read) {
+        cpng_set_message(&decoder->error, "cpng_decoder_read_rows called out of order, past the last row, on an "
+                                          "interlaced file or with a short stride");
+        return CPNG_ERR_ARGUMENT;
     }
-    png_read_end(decoder->png, decoder->info);
+    /* Counted before reading: after a failure the decoder is not used again, and nothing that
+     * changes between setjmp and a longjmp is read afterwards. */
+    decoder->rows_read += count;
+    png_bytep first = rows;
+    if (setjmp(png_jmpbuf(decoder->png))) return cpng_failure(&decoder->error);
+    for (uint32_t y = 0; y < count; y++) png_read_row(decoder->png, first + (size_t)y * stride, NULL);
     return CPNG_OK;
+}
+
+cpng_status cpng_decoder_finish(cpng_decoder *decoder) {
+    if (!decoder->header_read || decoder->rows_read != decoder->header.height) {
+        cpng_set_message(&decoder->error, "cpng_decoder_finish called before every row was read");
+        return CPNG_ERR_ARGUMENT;
+    }
+    return cpng_read_end(decoder);
 }
 
 const char *cpng_decoder_message(const cpng_decoder *decoder) {

@@ -16,11 +16,31 @@ import ImageKernel
 /// `strip_16`). No gamma correction is applied; an iCCP profile is carried on the image and an
 /// eXIf orientation is reported (not applied).
 ///
-/// PNG has no reduced-size decode, so a ``DecodeOptions/thumbnailPixelSize`` is honoured by
-/// decoding the full image and then averaging it down (area average, aspect ratio kept, never
-/// enlarged). The pixel limit is checked from IHDR before the pixel buffer is allocated; because
-/// PNG cannot be decoded smaller without the full buffer, ``DecodeOptions/scaleDownLargeImages``
-/// does not rescue an image over the limit (it is refused). APNG animation frames are not
+/// ## Thumbnails and scaling down
+///
+/// PNG has no reduced-size decode, so a ``DecodeOptions/thumbnailPixelSize`` is honoured while
+/// decoding: libpng delivers the image row by row and each row is added into a box (area)
+/// average as it arrives, so a thumbnail holds the output buffer plus a few rows, never the
+/// full-size image. For large images it takes less time than a full decode (no full-size buffer
+/// to fill); for small ones reduced only a little (say 400×300 to 256×192) the averaging costs
+/// up to about a fifth more than the full decode alone. The size is exactly
+/// ``PixelSize/thumbnail(of:fitting:)``'s (aspect kept, inside the box, never enlarged); a box
+/// with a side of zero or less means full size. Output column `x` of `w` averages source columns
+/// `x·W/w ..< (x+1)·W/w` (rows likewise), so every source pixel counts once. Where there is
+/// alpha, colour is averaged premultiplied and unpremultiplied afterwards: transparent pixels do
+/// not darken edges. All output formats (gray, gray+alpha, RGB, RGBA; 8 and 16 bit) keep their
+/// format.
+///
+/// The pixel limit is checked from IHDR before any pixel buffer is allocated; no side may be
+/// longer than the limit either. An image over the limit is refused (`pixelLimitExceeded`)
+/// unless ``DecodeOptions/scaleDownLargeImages`` is set: then it is delivered at the largest
+/// size of the same aspect ratio within the limit (or at the thumbnail size if that is
+/// smaller), averaged down row by row like a thumbnail, so the full-size buffer never exists.
+///
+/// Adam7 interlaced files spread each row over seven passes, so their thumbnails are averaged
+/// from a full decode (same filter, same pixels), and an interlaced file over the limit is
+/// refused even with `scaleDownLargeImages`. The progressive decoder likewise averages its full
+/// buffer for thumbnails and refuses images over the limit. APNG animation frames are not
 /// decoded: the default image is returned.
 ///
 /// Errors are ``ImageKernelError``s with stage `.decode`/`.encode`, plugin `"CoderPNG"`, code
@@ -45,8 +65,7 @@ public struct PNGCoder: ProgressiveImageCoder {
     }
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
-        let image = try PNGDecoding.decode(data, options: options, coder: name)
-        return try PNGDecoding.applyThumbnail(image, options: options, coder: name)
+        try PNGDecoding.decode(data, options: options, coder: name)
     }
 
     /// A new decoder that turns partial data into previews; see ``ProgressiveImageDecoder``.

@@ -93,6 +93,11 @@ func baselineEncode(_ image: Image, level: Int, interlace: Bool) -> Int {
 
 let coder = PNGCoder()
 let goal = "goal >= 0.95x"
+if CommandLine.arguments.contains("--thumbnails") {
+    // Only the thumbnail table (see Thumbnails.swift).
+    try benchThumbnails(coder: coder)
+    exit(0)
+}
 print("bench-png: CoderPNG vs libpng \(String(cString: cbenchpng_version())) called directly (CBenchPNG)")
 
 // 1. Decode: every valid top-level PngSuite file, one pass over all of them per round.
@@ -157,3 +162,6 @@ for (item, _) in encodedCases.prefix(3) {
                unit: "MP/s", higherIsBetter: true, goal: goal)
     }
 }
+
+// 4. Thumbnails against full decodes.
+try benchThumbnails(coder: coder)

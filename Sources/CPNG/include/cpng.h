@@ -60,6 +60,13 @@ cpng_status cpng_decoder_read_header(cpng_decoder *decoder, cpng_header *header)
 /* Decodes the pixels into `pixels`, `stride` bytes per row (>= header.rowbytes), then reads the
  * chunks after the image data. Call once, after a successful cpng_decoder_read_header. */
 cpng_status cpng_decoder_read_image(cpng_decoder *decoder, void *pixels, size_t stride);
+/* Row by row, for non-interlaced files only (an interlaced file needs the whole image: use
+ * cpng_decoder_read_image): decodes the next `count` rows into `rows`, `stride` bytes apart
+ * (>= header.rowbytes). Call after a successful cpng_decoder_read_header, instead of
+ * cpng_decoder_read_image, until every row is read; after a failure, call nothing else. */
+cpng_status cpng_decoder_read_rows(cpng_decoder *decoder, void *rows, size_t stride, uint32_t count);
+/* After the last row of cpng_decoder_read_rows: reads the chunks after the image data. */
+cpng_status cpng_decoder_finish(cpng_decoder *decoder);
 /* The message of the last failure (libpng's own where it has one), never NULL. */
 const char *cpng_decoder_message(const cpng_decoder *decoder);
 /* The decompressed iCCP profile, or NULL. Valid until the decoder is destroyed. */

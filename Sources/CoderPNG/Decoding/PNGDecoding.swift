@@ -32,28 +32,31 @@ enum PNGDecoding {
         var header = cpng_header()
         let headerStatus = cpng_decoder_read_header(decoder, &header)
         guard headerStatus == CPNG_OK else { throw failure(headerStatus) }
-        let (width, height) = (Int(header.width), Int(header.height))
-        guard width * height <= options.pixelLimit else {
-            throw PNGFailure.pixelLimit(width: width, height: height, limit: options.pixelLimit, coder: coder)
-        }
+        let plan = try PNGDecodePlan.make(
+            width: Int(header.width), height: Int(header.height), interlaced: header.interlaced != 0, options: options, coder: coder)
         guard let format = PixelFormat(pngHeader: header) else {
             throw ImageKernelError(
                 stage: .decode, plugin: coder, code: .unsupported,
                 message: "libpng produced \(header.channels) channels of \(header.bit_depth) bits")
         }
 
-        let rowBytes = Int(header.rowbytes)
-        var status = CPNG_OK
-        // Uninitialised on purpose: libpng writes every byte, and zeroing first costs a pass
-        // over the whole buffer. On failure the buffer is dropped unread.
-        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
-            status = cpng_decoder_read_image(decoder, buffer.baseAddress, rowBytes)
-            count = rowBytes * height
+        let size = plan.outputSize
+        let (pixels, rowBytes): ([UInt8], Int)
+        if !plan.isScaled {
+            (pixels, rowBytes) = try readImage(decoder, header: header, failure: failure)
+        } else if header.interlaced == 0 {
+            pixels = try readRowsDownscaling(decoder, header: header, format: format, to: size, failure: failure)
+            rowBytes = size.width * format.bytesPerPixel
+        } else {
+            // Adam7 spreads every row over seven passes, so the full image comes first.
+            let (full, fullRowBytes) = try readImage(decoder, header: header, failure: failure)
+            pixels = AreaDownscale.downscale(
+                full, bytesPerRow: fullRowBytes, format: format, from: plan.sourceSize, to: size)
+            rowBytes = size.width * format.bytesPerPixel
         }
-        guard status == CPNG_OK else { throw failure(status) }
 
         return try Image(
-            width: width, height: height, pixelFormat: format, bytesPerRow: rowBytes, pixels: pixels,
+            width: size.width, height: size.height, pixelFormat: format, bytesPerRow: rowBytes, pixels: pixels,
             orientation: orientation(cpng_decoder_exif, decoder), iccProfile: copiedBytes(cpng_decoder_icc_profile, decoder),
             sourceFormat: .png, scale: options.scale)
     }
@@ -74,11 +77,13 @@ enum PNGDecoding {
         copiedBytes(accessor, decoder).flatMap(ExifOrientation.init(tiff:)) ?? .up
     }
 
-    /// Averages the image down to the requested thumbnail size, if one is set and smaller.
+    /// Averages a whole decoded image down to the requested thumbnail size, if one is set and
+    /// smaller (the progressive path, which holds the full buffer anyway).
     static func applyThumbnail(_ image: Image, options: DecodeOptions, coder: String) throws(ImageKernelError) -> Image {
-        guard let target = options.thumbnailPixelSize,
-              let size = AreaDownscale.fittingSize(width: image.width, height: image.height, target: target)
-        else { return image }
-        return try AreaDownscale.downscale(image, width: size.width, height: size.height)
+        guard let box = options.thumbnailPixelSize else { return image }
+        let source = PixelSize(width: image.width, height: image.height)
+        let size = PixelSize.thumbnail(of: source, fitting: box)
+        guard size != source else { return image }
+        return try AreaDownscale.downscale(image, to: size)
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Measures how far the process's resident set grows at its peak while a closure runs.
+///
+/// Linux only: the kernel's high-water mark is reset (`echo 5 > /proc/self/clear_refs`) and
+/// `VmHWM − VmRSS(before)` is the growth. So that memory freed earlier and still resident cannot
+/// hide an allocation, glibc is told to serve every block of 64 KiB or more with a fresh `mmap`
+/// (returned to the kernel on free) and free heap is trimmed first. This tunes the test process's
+/// allocator only, never its behaviour. Other threads can still add to (rarely, by freeing,
+/// subtract from) a figure, so callers take the median of a few runs and check a control that
+/// the probe must see as large.
+/// glibc's `malloc_trim` (declared in malloc.h, which the Glibc module does not export).
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32
+
+/// glibc's `mallopt`; `M_MMAP_THRESHOLD` is -3.
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+
+enum MemoryProbe {
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// True when ThreadSanitizer (or another sanitizer runtime) is loaded: its allocator and
+    /// shadow memory make resident-set figures meaningless.
+    static let underSanitizer: Bool = {
+        let symbols: [String] = ["__tsan_init", "__asan_init"]
+        return symbols.contains { dlsym(UnsafeMutableRawPointer(bitPattern: 0), $0) != nil }
+    }()
+
+    static func peakGrowth<T>(_ body: () throws -> T) throws -> (result: T, bytes: Int) {
+        _ = glibcMallopt(-3, 64 * 1024)
+        _ = glibcMallocTrim(0)
+        guard let clear = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else {
+            throw Unavailable(description: "/proc/self/clear_refs is not writable")
+        }
+        try clear.write(contentsOf: Data("5".utf8))
+        try clear.close()
+        let before = try statusKilobytes("VmRSS")
+        let result = try body()
+        let peak = try statusKilobytes("VmHWM")
+        return (result, max(0, peak - before) * 1024)
+    }
+
+    private static func statusKilobytes(_ key: String) throws -> Int {
+        let text = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+            if let value = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first, let kb = Int(value) {
+                return kb
+            }
+        }
+        throw Unavailable(description: "no \(key) in /proc/self/status")
+    }
+}
