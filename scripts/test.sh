@@ -2,8 +2,8 @@
 # Runs the whole test suite (installing missing system packages first).
 # Test targets run in groups, one process each: the codec suites keep both cores busy with
 # synchronous decoding, which would starve the kernel's timing-sensitive concurrency tests of
-# executor threads if they shared a process. The JPEG peak-memory test measures the process's
-# resident set, so it runs alone.
+# executor threads if they shared a process. The JPEG and PNG peak-memory tests measure the
+# process's resident set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -14,6 +14,7 @@ groups=(
   "--filter CoderPNGTests"
   "--filter CoderJPEGTests --skip $memory_test"
   "--filter $memory_test"
+  "--filter PNGPeakMemoryTests"
   "--filter CacheDiskTests"
   "--filter LoaderHTTPTests"
 )
