@@ -98,6 +98,16 @@ int cjpeg_decoder_start(cjpeg_decoder *decoder, int scale_num, uint32_t *width, 
  * whose data ran out before the image was complete fails with CJPEG_FAILURE_TRUNCATED. */
 int cjpeg_decoder_read_pixels(cjpeg_decoder *decoder, uint8_t *dst, size_t stride);
 
+/* One-shot decode, a strip at a time: writes up to capacity rows into dst (its first row is the
+ * next row of the image) and reports how many. After the last row it finishes as read_pixels
+ * does; *rows is 0 only once the image is complete. */
+int cjpeg_decoder_read_strip(cjpeg_decoder *decoder, uint8_t *dst, size_t stride, uint32_t capacity,
+                             uint32_t *rows);
+/* Before start: merged (non-fancy) chroma upsampling, which libjpeg-turbo does in SIMD and which
+ * is cheaper at full scale, for output that is averaged down afterwards. A full-size decode must
+ * not use it: its pixels then differ from djpeg's default. */
+void cjpeg_decoder_set_fast_upsampling(cjpeg_decoder *decoder, int enabled);
+
 /* Incremental decode (buffered-image mode): like start, after read_header. */
 int cjpeg_decoder_start_buffered(cjpeg_decoder *decoder, int scale_num, uint32_t *width,
                                  uint32_t *height, int *channels);
