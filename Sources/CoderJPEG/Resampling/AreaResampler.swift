@@ -1,101 +1,146 @@
 import ImageKernel
 
 /// Downscales interleaved 8-bit pixels by area averaging: each output pixel is the mean of the
-/// source area it covers, with fractional edges weighted. Cheap and alias-free for the small
-/// (under 2×) reductions left after libjpeg's DCT scaling; also fine for large factors.
-enum AreaResampler {
-    /// Returns `target.width × target.height × channels` bytes, tightly packed.
+/// source area it covers, with fractional edges weighted. Alias-free at any factor.
+///
+/// It takes source rows in order, a strip at a time, and keeps only the few rows the next output
+/// row still needs (a ring of horizontally shrunk rows), so a decoder can feed it rows as libjpeg
+/// produces them and the DCT output never exists whole. The loops are flat pointer loops
+/// specialised for 3 and 1 channels: for a 2× or larger reduction it costs a small fraction of the
+/// decode that feeds it.
+/// Used by one task at a time.
+final class AreaResampler {
+    let sourceWidth: Int
+    let sourceHeight: Int
+    let channels: Int
+    let target: PixelSize
+    private let columns: AreaSpans
+    private let rows: AreaSpans
+    private let rowSamples: Int
+    private let ringRows: Int
+    /// The source rows the next output rows still need; source row `r` lives in slot `r % ringRows`.
+    private let ring: UnsafeMutablePointer<UInt8>
+    /// One vertically averaged row, full source width.
+    private let column: UnsafeMutablePointer<Float>
+    private var output: [UInt8]
+    private var nextSourceRow = 0
+    private var nextOutputRow = 0
+
+    init(sourceWidth: Int, sourceHeight: Int, channels: Int, to target: PixelSize) {
+        precondition(sourceWidth > 0 && sourceHeight > 0 && target.width > 0 && target.height > 0 && channels > 0)
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.channels = channels
+        self.target = target
+        columns = AreaSpans(from: sourceWidth, to: target.width)
+        rows = AreaSpans(from: sourceHeight, to: target.height)
+        rowSamples = sourceWidth * channels
+        ringRows = rows.taps
+        ring = .allocate(capacity: ringRows * rowSamples)
+        column = .allocate(capacity: rowSamples)
+        output = [UInt8](repeating: 0, count: target.width * channels * target.height)
+    }
+
+    deinit {
+        ring.deallocate()
+        column.deallocate()
+    }
+
+    /// Whether every source row has been consumed (and so every output row written).
+    var isComplete: Bool { nextSourceRow == sourceHeight }
+
+    /// Takes the next `count` source rows, `bytesPerRow` apart in `strip`.
+    func consume(_ strip: UnsafeRawBufferPointer, rows count: Int, bytesPerRow: Int) {
+        precondition(nextSourceRow + count <= sourceHeight && (count == 0 || strip.count >= (count - 1) * bytesPerRow + sourceWidth * channels))
+        guard count > 0, let base = strip.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        for index in 0..<count {
+            let row = nextSourceRow
+            (ring + (row % ringRows) * rowSamples).update(from: base + index * bytesPerRow, count: rowSamples)
+            nextSourceRow += 1
+            while nextOutputRow < target.height && rows.last(nextOutputRow) <= row {
+                emitRow(nextOutputRow)
+                nextOutputRow += 1
+            }
+        }
+    }
+
+    /// The `target.width × target.height × channels` bytes, tightly packed, once every row is in.
+    func finish() -> [UInt8] {
+        precondition(isComplete, "AreaResampler finished after \(nextSourceRow) of \(sourceHeight) rows")
+        defer { output = [] }
+        return output
+    }
+
+    /// Downscales a whole image in one call.
     static func downscale(
         _ source: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int, channels: Int,
         to target: PixelSize
     ) -> [UInt8] {
-        let (outWidth, outHeight) = (target.width, target.height)
-        let columns = Spans(from: width, to: outWidth)
-        let rows = Spans(from: height, to: outHeight)
-        let rowFloats = outWidth * channels
-        let src = source.bindMemory(to: UInt8.self)
-        // Horizontal pass into floats, one row per source row.
-        var horizontal = [Float](repeating: 0, count: rowFloats * height)
-        horizontal.withUnsafeMutableBufferPointer { out in
-            columns.withPointers { first, count, offset, weight in
-                for y in 0..<height {
-                    let inRow = src.baseAddress! + y * bytesPerRow
-                    let outRow = out.baseAddress! + y * rowFloats
-                    for x in 0..<outWidth {
-                        let start = inRow + first[x] * channels
-                        let w = weight + offset[x]
-                        for c in 0..<channels {
-                            var sum: Float = 0
-                            for k in 0..<count[x] { sum += Float(start[k * channels + c]) * w[k] }
-                            outRow[x * channels + c] = sum
-                        }
-                    }
-                }
-            }
-        }
-        // Vertical pass, row-major so the inner loops run over contiguous floats.
-        var result = [UInt8](repeating: 0, count: rowFloats * outHeight)
-        var accumulator = [Float](repeating: 0, count: rowFloats)
-        horizontal.withUnsafeBufferPointer { h in
-            result.withUnsafeMutableBufferPointer { out in
-                accumulator.withUnsafeMutableBufferPointer { acc in
-                    rows.withPointers { first, count, offset, weight in
-                        for y in 0..<outHeight {
-                            for i in 0..<rowFloats { acc[i] = 0 }
-                            for k in 0..<count[y] {
-                                let row = h.baseAddress! + (first[y] + k) * rowFloats
-                                let w = weight[offset[y] + k]
-                                for i in 0..<rowFloats { acc[i] += row[i] * w }
-                            }
-                            let outRow = out.baseAddress! + y * rowFloats
-                            for i in 0..<rowFloats { outRow[i] = UInt8(min(255, max(0, acc[i] + 0.5))) }
-                        }
-                    }
-                }
-            }
-        }
-        return result
+        let resampler = AreaResampler(sourceWidth: width, sourceHeight: height, channels: channels, to: target)
+        resampler.consume(source, rows: height, bytesPerRow: bytesPerRow)
+        return resampler.finish()
     }
 
-    /// For each output index along one axis: the first source index it averages, how many, and
-    /// their normalised weights, in flat arrays.
-    struct Spans {
-        var first: [Int] = []
-        var count: [Int] = []
-        var offset: [Int] = []
-        var weights: [Float] = []
-
-        init(from source: Int, to target: Int) {
-            let ratio = Double(source) / Double(target)
-            for index in 0..<target {
-                let start = Double(index) * ratio
-                let end = min(Double(source), Double(index + 1) * ratio)
-                let low = min(source - 1, Int(start))
-                let high = max(low, min(source - 1, Int((end - 1e-9).rounded(.up)) - 1))
-                let overlaps = (low...high).map { max(0, min(Double($0 + 1), end) - max(Double($0), start)) }
-                let total = overlaps.reduce(0, +)
-                first.append(low)
-                offset.append(weights.count)
-                if total > 0 {
-                    count.append(overlaps.count)
-                    weights += overlaps.map { Float($0 / total) }
-                } else {
-                    count.append(1)
-                    weights.append(1)
-                }
+    /// One output row: the vertical pass first, over contiguous samples the compiler vectorises,
+    /// then the horizontal pass on the one averaged row (so the gathering pass runs once per
+    /// output row, not once per source row).
+    private func emitRow(_ y: Int) {
+        let (first, taps, rowSamples, ringRows, ring, column) = (rows.first[y], rows.taps, rowSamples, ringRows, ring, column)
+        rows.weights.withUnsafeBufferPointer { weights in
+            let w = weights.baseAddress! + y * taps
+            let row0 = ring + (first % ringRows) * rowSamples
+            let w0 = w[0]
+            for i in 0..<rowSamples { column[i] = Float(row0[i]) * w0 }
+            for k in 1..<max(1, taps) {
+                let (wk, row) = (w[k], ring + ((first + k) % ringRows) * rowSamples)
+                for i in 0..<rowSamples { column[i] += Float(row[i]) * wk }
             }
         }
+        output.withUnsafeMutableBufferPointer { output in
+            shrinkColumn(into: output.baseAddress! + y * target.width * channels)
+        }
+    }
 
-        func withPointers<R>(
-            _ body: (UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Float>) -> R
-        ) -> R {
-            first.withUnsafeBufferPointer { f in
-                count.withUnsafeBufferPointer { c in
-                    offset.withUnsafeBufferPointer { o in
-                        weights.withUnsafeBufferPointer { w in body(f.baseAddress!, c.baseAddress!, o.baseAddress!, w.baseAddress!) }
+    /// The horizontal pass over the averaged row. Tap by tap over the whole row, so each output
+    /// sample's sum is a separate chain the CPU overlaps (one chain per pixel would wait on the
+    /// add latency at every tap).
+    private func shrinkColumn(into out: UnsafeMutablePointer<UInt8>) {
+        let (taps, channels, width, source) = (columns.taps, channels, target.width, UnsafePointer(column))
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: width * channels) { sums in
+            let sums = sums.baseAddress!
+            columns.first.withUnsafeBufferPointer { first in
+                columns.weights.withUnsafeBufferPointer { weights in
+                    let weights = weights.baseAddress!
+                    switch channels {
+                    case 3:
+                        for x in 0..<width {
+                            let (p, w, s) = (source + first[x] &* 3, weights[x &* taps], sums + x &* 3)
+                            s[0] = p[0] * w
+                            s[1] = p[1] * w
+                            s[2] = p[2] * w
+                        }
+                        for k in 1..<max(1, taps) {
+                            for x in 0..<width {
+                                let (p, w, s) = (source + (first[x] &+ k) &* 3, weights[x &* taps &+ k], sums + x &* 3)
+                                s[0] += p[0] * w
+                                s[1] += p[1] * w
+                                s[2] += p[2] * w
+                            }
+                        }
+                    default:
+                        for i in 0..<width * channels { sums[i] = 0 }
+                        for k in 0..<taps {
+                            for x in 0..<width {
+                                let (p, w) = (source + (first[x] + k) * channels, weights[x * taps + k])
+                                for c in 0..<channels { sums[x * channels + c] += p[c] * w }
+                            }
+                        }
                     }
                 }
             }
+            // Adding 1.5 · 2^23 leaves the rounded value in the low mantissa bits: a conversion
+            // without UInt8(_: Float)'s range traps, so the loop vectorises.
+            for i in 0..<width &* channels { out[i] = UInt8(truncatingIfNeeded: (min(255, max(0, sums[i])) + 12_582_912).bitPattern) }
         }
     }
 }
