@@ -91,6 +91,22 @@ final class JPEGDecoderHandle {
         }
     }
 
+    /// One-shot, a strip at a time: writes up to `capacity` rows (the next rows of the image) and
+    /// returns how many; 0 once the image is complete and finished.
+    func readStrip(into destination: UnsafeMutableRawBufferPointer, bytesPerRow: Int, capacity: Int) throws(ImageKernelError) -> Int {
+        precondition(destination.count >= capacity * bytesPerRow)
+        var rows: UInt32 = 0
+        let base = destination.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard try check(cjpeg_decoder_read_strip(pointer, base, bytesPerRow, UInt32(capacity), &rows)) == .done else {
+            throw failure(.internalError, "libjpeg asked for more data after the end of input")
+        }
+        return Int(rows)
+    }
+
+    /// Before `start`: libjpeg-turbo's merged (non-fancy) chroma upsampling, cheaper at 8/8 but
+    /// not djpeg's default pixels, so only for output that is averaged down afterwards.
+    func setFastUpsampling(_ enabled: Bool) { cjpeg_decoder_set_fast_upsampling(pointer, enabled ? 1 : 0) }
+
     /// Incremental: what became visible in `destination`.
     enum Event { case none, preview, final }
 
