@@ -104,6 +104,44 @@ struct ThumbnailTests {
         #expect(shrunk.allSatisfy { $0 == 200 })
     }
 
+    /// The fixed-point resampler against an exact area average in `Double`, on noise (every
+    /// sample differs from its neighbours, so a misweighted tap shows).
+    @Test("the area resampler is within 1 per sample of an exact area average", arguments: [
+        (400, 300, 256, 192, 3), (200, 150, 128, 96, 3), (97, 61, 50, 33, 3), (750, 500, 32, 21, 3),
+        (97, 61, 50, 33, 1), (64, 48, 17, 13, 4), (31, 17, 30, 16, 2), (9, 9, 9, 9, 3), (40, 30, 1, 1, 3),
+    ])
+    func resamplerMatchesExactAreaAverage(width: Int, height: Int, targetWidth: Int, targetHeight: Int, channels: Int) throws {
+        var state: UInt32 = 12345
+        let source = (0..<width * height * channels).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+        let target = PixelSize(width: targetWidth, height: targetHeight)
+        let shrunk = source.withUnsafeBytes {
+            AreaResampler.downscale($0, width: width, height: height, bytesPerRow: width * channels, channels: channels, to: target)
+        }
+        let (rx, ry) = (Double(width) / Double(targetWidth), Double(height) / Double(targetHeight))
+        func overlap(_ s: Int, _ low: Double, _ high: Double) -> Double { max(0, min(Double(s + 1), high) - max(Double(s), low)) }
+        var worst = 0.0
+        for y in 0..<targetHeight {
+            let (y0, y1) = (Double(y) * ry, Double(y + 1) * ry)
+            for x in 0..<targetWidth {
+                let (x0, x1) = (Double(x) * rx, Double(x + 1) * rx)
+                for c in 0..<channels {
+                    var total = 0.0
+                    for sy in Int(y0)..<min(height, Int(y1.rounded(.up))) {
+                        for sx in Int(x0)..<min(width, Int(x1.rounded(.up))) {
+                            total += overlap(sy, y0, y1) * overlap(sx, x0, x1) * Double(source[(sy * width + sx) * channels + c])
+                        }
+                    }
+                    let exact = total / (rx * ry)
+                    worst = max(worst, abs(exact - Double(shrunk[(y * targetWidth + x) * channels + c])))
+                }
+            }
+        }
+        #expect(worst < 1, "largest difference \(worst)")
+    }
+
     @Test("a thumbnail larger than the image decodes the image at full size")
     func noUpscaling() throws {
         let data = try TestData.data("jpeg/libjpeg-turbo/testorig.jpg")
