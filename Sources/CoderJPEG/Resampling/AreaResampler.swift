@@ -3,25 +3,44 @@ import ImageKernel
 /// Downscales interleaved 8-bit pixels by area averaging: each output pixel is the mean of the
 /// source area it covers, with fractional edges weighted. Alias-free at any factor.
 ///
-/// It takes source rows in order, a strip at a time, and keeps only the few rows the next output
-/// row still needs (a ring of horizontally shrunk rows), so a decoder can feed it rows as libjpeg
-/// produces them and the DCT output never exists whole. The loops are flat pointer loops
-/// specialised for 3 and 1 channels: for a 2× or larger reduction it costs a small fraction of the
-/// decode that feeds it.
+/// It takes source rows in order, a strip at a time, straight from the decoder's strip buffer:
+/// each source row is added, weighted, into the one or two output rows whose area it overlaps
+/// (full-width `UInt16` 8.8 fixed-point accumulator rows, a small ring of them), and an output row is shrunk
+/// horizontally as soon as its last source row is in. So the DCT output never exists whole and no
+/// source row is copied.
+///
+/// All arithmetic is fixed-point integer: vertical weights (16-bit) sum to 2^16 per output row and
+/// vertical sums keep 8 fractional bits; horizontal weights sum to 2^16 per output pixel, both computed once per image (``AreaSpans``). The vertical
+/// pass is a flat multiply-add over contiguous samples the compiler vectorises; the horizontal
+/// pass runs once per output row with loops specialised for the channel count and tap count.
 /// Used by one task at a time.
 final class AreaResampler {
     let sourceWidth: Int
     let sourceHeight: Int
     let channels: Int
     let target: PixelSize
-    private let columns: AreaSpans
-    private let rows: AreaSpans
+
+    private static let verticalBits = 16
+    /// Vertical sums are kept with 8 fractional bits (8.8 fixed point).
+    private static let sumBits = 8
+    private static let horizontalBits = 16
+
     private let rowSamples: Int
+    /// Vertical windows: output row `y` sums source rows `rowLow[y]...rowHigh[y]`, with weight
+    /// `rowWeights[y * rowTaps + r - rowFirst[y]]` for source row `r`.
+    private let rowLow: UnsafeMutablePointer<Int>
+    private let rowHigh: UnsafeMutablePointer<Int>
+    private let rowFirst: UnsafeMutablePointer<Int>
+    private let rowWeights: UnsafeMutablePointer<UInt16>
+    private let rowTaps: Int
+    /// Horizontal windows: output pixel `x` reads `columnTaps` pixels from sample
+    /// `columnStart[x]`, weighted by `columnWeights[x * columnTaps + k]`.
+    private let columnStart: UnsafeMutablePointer<Int>
+    private let columnWeights: UnsafeMutablePointer<Int>
+    private let columnTaps: Int
+    /// Output rows in progress; output row `y` accumulates in slot `y % ringRows`.
     private let ringRows: Int
-    /// The source rows the next output rows still need; source row `r` lives in slot `r % ringRows`.
-    private let ring: UnsafeMutablePointer<UInt8>
-    /// One vertically averaged row, full source width.
-    private let column: UnsafeMutablePointer<Float>
+    private let accumulators: UnsafeMutablePointer<UInt16>
     private var output: [UInt8]
     private var nextSourceRow = 0
     private var nextOutputRow = 0
@@ -32,18 +51,53 @@ final class AreaResampler {
         self.sourceHeight = sourceHeight
         self.channels = channels
         self.target = target
-        columns = AreaSpans(from: sourceWidth, to: target.width)
-        rows = AreaSpans(from: sourceHeight, to: target.height)
         rowSamples = sourceWidth * channels
-        ringRows = rows.taps
-        ring = .allocate(capacity: ringRows * rowSamples)
-        column = .allocate(capacity: rowSamples)
-        output = [UInt8](repeating: 0, count: target.width * channels * target.height)
+
+        let rows = AreaSpans(from: sourceHeight, to: target.height, unit: 1 << Self.verticalBits)
+        rowTaps = rows.taps
+        rowLow = .allocate(capacity: target.height)
+        rowLow.initialize(from: rows.low, count: target.height)
+        rowHigh = .allocate(capacity: target.height)
+        rowHigh.initialize(from: rows.high, count: target.height)
+        rowFirst = .allocate(capacity: target.height)
+        rowFirst.initialize(from: rows.first, count: target.height)
+        rowWeights = .allocate(capacity: rows.weights.count)
+        for (i, w) in rows.weights.enumerated() { rowWeights[i] = UInt16(min(w, 0xFFFF)) }
+
+        let columns = AreaSpans(from: sourceWidth, to: target.width, unit: 1 << Self.horizontalBits)
+        columnTaps = columns.taps
+        columnStart = .allocate(capacity: target.width)
+        for (x, first) in columns.first.enumerated() { columnStart[x] = first * channels }
+        columnWeights = .allocate(capacity: columns.weights.count)
+        for (i, w) in columns.weights.enumerated() { columnWeights[i] = Int(w) }
+
+        // The most output rows any one source row belongs to: the rows open at once.
+        var open = [Int](repeating: 0, count: sourceHeight + 1)
+        for y in 0..<target.height {
+            open[rows.low[y]] += 1
+            open[rows.high[y] + 1] -= 1
+        }
+        var running = 0
+        var most = 1
+        for r in 0..<sourceHeight {
+            running += open[r]
+            most = max(most, running)
+        }
+        ringRows = most
+        accumulators = .allocate(capacity: ringRows * rowSamples)
+        let count = target.width * channels * target.height
+        // Uninitialised: every output row is written before `finish` hands the bytes out.
+        output = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     deinit {
-        ring.deallocate()
-        column.deallocate()
+        rowLow.deallocate()
+        rowHigh.deallocate()
+        rowFirst.deallocate()
+        rowWeights.deallocate()
+        columnStart.deallocate()
+        columnWeights.deallocate()
+        accumulators.deallocate()
     }
 
     /// Whether every source row has been consumed (and so every output row written).
@@ -51,13 +105,28 @@ final class AreaResampler {
 
     /// Takes the next `count` source rows, `bytesPerRow` apart in `strip`.
     func consume(_ strip: UnsafeRawBufferPointer, rows count: Int, bytesPerRow: Int) {
-        precondition(nextSourceRow + count <= sourceHeight && (count == 0 || strip.count >= (count - 1) * bytesPerRow + sourceWidth * channels))
+        precondition(nextSourceRow + count <= sourceHeight && (count == 0 || strip.count >= (count - 1) * bytesPerRow + rowSamples))
         guard count > 0, let base = strip.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let (height, samples, ringRows, accumulators) = (target.height, rowSamples, ringRows, accumulators)
+        let (rowLow, rowHigh, rowFirst, rowWeights, rowTaps) = (rowLow, rowHigh, rowFirst, rowWeights, rowTaps)
         for index in 0..<count {
-            let row = nextSourceRow
-            (ring + (row % ringRows) * rowSamples).update(from: base + index * bytesPerRow, count: rowSamples)
-            nextSourceRow += 1
-            while nextOutputRow < target.height && rows.last(nextOutputRow) <= row {
+            let r = nextSourceRow
+            let source = base + index &* bytesPerRow
+            var y = nextOutputRow
+            while y < height && rowLow[y] <= r {
+                let weight = UInt32(rowWeights[y &* rowTaps &+ r &- rowFirst[y]])
+                let sums = accumulators + (y % ringRows) &* samples
+                // (sample · 2^8 · weight) >> 16: the sample's share in 8.8 fixed point. (Meant to
+                // become SSE2's pmulhuw; LLVM still emits pmuludq and shuffles here.)
+                if r == rowLow[y] {
+                    for i in 0..<samples { sums[i] = UInt16(truncatingIfNeeded: (UInt32(UInt16(source[i]) &<< 8) &* weight) &>> 16) }
+                } else {
+                    for i in 0..<samples { sums[i] &+= UInt16(truncatingIfNeeded: (UInt32(UInt16(source[i]) &<< 8) &* weight) &>> 16) }
+                }
+                y += 1
+            }
+            nextSourceRow = r + 1
+            while nextOutputRow < height && rowHigh[nextOutputRow] <= r {
                 emitRow(nextOutputRow)
                 nextOutputRow += 1
             }
@@ -81,66 +150,51 @@ final class AreaResampler {
         return resampler.finish()
     }
 
-    /// One output row: the vertical pass first, over contiguous samples the compiler vectorises,
-    /// then the horizontal pass on the one averaged row (so the gathering pass runs once per
-    /// output row, not once per source row).
+    /// Output row `y`, whose vertical sums are complete: the horizontal pass.
     private func emitRow(_ y: Int) {
-        let (first, taps, rowSamples, ringRows, ring, column) = (rows.first[y], rows.taps, rowSamples, ringRows, ring, column)
-        rows.weights.withUnsafeBufferPointer { weights in
-            let w = weights.baseAddress! + y * taps
-            let row0 = ring + (first % ringRows) * rowSamples
-            let w0 = w[0]
-            for i in 0..<rowSamples { column[i] = Float(row0[i]) * w0 }
-            for k in 1..<max(1, taps) {
-                let (wk, row) = (w[k], ring + ((first + k) % ringRows) * rowSamples)
-                for i in 0..<rowSamples { column[i] += Float(row[i]) * wk }
-            }
-        }
+        let sums = UnsafePointer(accumulators + (y % ringRows) * rowSamples)
+        let (width, channels, taps, start, weights) = (target.width, channels, columnTaps, UnsafePointer(columnStart), UnsafePointer(columnWeights))
         output.withUnsafeMutableBufferPointer { output in
-            shrinkColumn(into: output.baseAddress! + y * target.width * channels)
+            let out = output.baseAddress! + y * width * channels
+            // Literal channel and tap counts let each call unroll its inner loops completely.
+            switch (channels, taps) {
+            case (3, 1): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 3, taps: 1)
+            case (3, 2): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 3, taps: 2)
+            case (3, 3): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 3, taps: 3)
+            case (3, 4): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 3, taps: 4)
+            case (3, _): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 3, taps: taps)
+            case (1, 1): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 1, taps: 1)
+            case (1, 2): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 1, taps: 2)
+            case (1, 3): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 1, taps: 3)
+            case (1, 4): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 1, taps: 4)
+            case (1, _): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 1, taps: taps)
+            case (2, _): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 2, taps: taps)
+            case (4, 2): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 4, taps: 2)
+            case (4, 3): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 4, taps: 3)
+            case (4, _): Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: 4, taps: taps)
+            default: Self.shrink(sums, into: out, width: width, start: start, weights: weights, channels: channels, taps: taps)
+            }
         }
     }
 
-    /// The horizontal pass over the averaged row. Tap by tap over the whole row, so each output
-    /// sample's sum is a separate chain the CPU overlaps (one chain per pixel would wait on the
-    /// add latency at every tap).
-    private func shrinkColumn(into out: UnsafeMutablePointer<UInt8>) {
-        let (taps, channels, width, source) = (columns.taps, channels, target.width, UnsafePointer(column))
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: width * channels) { sums in
-            let sums = sums.baseAddress!
-            columns.first.withUnsafeBufferPointer { first in
-                columns.weights.withUnsafeBufferPointer { weights in
-                    let weights = weights.baseAddress!
-                    switch channels {
-                    case 3:
-                        for x in 0..<width {
-                            let (p, w, s) = (source + first[x] &* 3, weights[x &* taps], sums + x &* 3)
-                            s[0] = p[0] * w
-                            s[1] = p[1] * w
-                            s[2] = p[2] * w
-                        }
-                        for k in 1..<max(1, taps) {
-                            for x in 0..<width {
-                                let (p, w, s) = (source + (first[x] &+ k) &* 3, weights[x &* taps &+ k], sums + x &* 3)
-                                s[0] += p[0] * w
-                                s[1] += p[1] * w
-                                s[2] += p[2] * w
-                            }
-                        }
-                    default:
-                        for i in 0..<width * channels { sums[i] = 0 }
-                        for k in 0..<taps {
-                            for x in 0..<width {
-                                let (p, w) = (source + (first[x] + k) * channels, weights[x * taps + k])
-                                for c in 0..<channels { sums[x * channels + c] += p[c] * w }
-                            }
-                        }
-                    }
-                }
+    /// One output row from one row of vertical sums. Each window's weights sum to 2^16 and each
+    /// vertical sum is at most 255 · 2^8, so the 64-bit total needs no clamp: it rounds to 0...255.
+    @inline(__always)
+    private static func shrink(
+        _ sums: UnsafePointer<UInt16>, into out: UnsafeMutablePointer<UInt8>, width: Int,
+        start: UnsafePointer<Int>, weights: UnsafePointer<Int>, channels: Int, taps: Int
+    ) {
+        let shift = sumBits + horizontalBits
+        let half = 1 << (shift - 1)
+        for x in 0..<width {
+            let p = sums + start[x]
+            let w = weights + x &* taps
+            let o = out + x &* channels
+            for c in 0..<channels {
+                var total = half
+                for k in 0..<taps { total &+= Int(p[k &* channels &+ c]) &* w[k] }
+                o[c] = UInt8(truncatingIfNeeded: total &>> shift)
             }
-            // Adding 1.5 · 2^23 leaves the rounded value in the low mantissa bits: a conversion
-            // without UInt8(_: Float)'s range traps, so the loop vectorises.
-            for i in 0..<width &* channels { out[i] = UInt8(truncatingIfNeeded: (min(255, max(0, sums[i])) + 12_582_912).bitPattern) }
         }
     }
 }
