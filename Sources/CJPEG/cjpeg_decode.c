@@ -36,6 +36,7 @@ void cjpeg_decoder_set_fast_upsampling(cjpeg_decoder *decoder, int enabled) {
 void cjpeg_decoder_destroy(cjpeg_decoder *decoder) {
     if (decoder == NULL) return;
     jpeg_destroy_decompress(&decoder->cinfo); /* never errors */
+    cjpeg_raw_release(decoder);
     free(decoder->source.owned);
     free(decoder);
 }
@@ -236,7 +237,7 @@ int cjpeg_decoder_start(cjpeg_decoder *decoder, int scale_num, uint32_t *width, 
 /* After the last row of a one-shot decode. libjpeg pads missing data and carries on; the image is
  * only whole if the data never ran out, or ran out just before EOI of a single Huffman scan that
  * needed no more bits. */
-static int cjpeg_finish_one_shot(cjpeg_decoder *decoder) {
+int cjpeg_finish_one_shot(cjpeg_decoder *decoder) {
     j_decompress_ptr cinfo = &decoder->cinfo;
     jpeg_finish_decompress(cinfo);
     decoder->finished = 1;

@@ -59,6 +59,9 @@ struct cjpeg_decoder {
     int shown_scan;       /* buffered mode: the scan the last preview showed */
     int fast_upsampling;  /* merged chroma upsampling: cheaper, not djpeg's default pixels */
     int poisoned;         /* a call failed: libjpeg's state is no longer usable */
+    int raw;              /* a raw (planar YCbCr) thumbnail decode */
+    void *raw_blocks[16]; /* its malloc'd planes and tables, freed when it ends or at destroy */
+    int raw_block_count;
 };
 
 /* Error and source managers (cjpeg_managers.c). */
@@ -89,5 +92,10 @@ void cjpeg_after_start(cjpeg_decoder *decoder, uint32_t *width, uint32_t *height
 /* Reads up to max_rows (at most 16) rows at the current scanline; dst holds row first_row. */
 JDIMENSION cjpeg_read_rows(cjpeg_decoder *decoder, uint8_t *dst, size_t stride, JDIMENSION first_row,
                            JDIMENSION max_rows);
+
+/* Finishes a one-shot decode after its last row, with the truncation check. */
+int cjpeg_finish_one_shot(cjpeg_decoder *decoder);
+/* Frees the raw decode's buffers (cjpeg_raw.c). */
+void cjpeg_raw_release(cjpeg_decoder *decoder);
 
 #endif

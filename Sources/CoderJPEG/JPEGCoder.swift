@@ -61,6 +61,9 @@ public struct JPEGCoder: ProgressiveImageCoder {
         }
         let metadata = JPEGMetadata(markers: handle.markers())
         let plan = try JPEGScalePlan.make(header: header, options: options, plugin: name, scaledSize: handle.scaledSize)
+        if let target = plan.finalSize, header.pixelCount <= options.pixelLimit, handle.rawEligible(numerator: plan.numerator) {
+            return try decodeRaw(handle, numerator: plan.numerator, target: target, metadata: metadata, scale: options.scale)
+        }
         handle.setFastUpsampling(plan.usesFastUpsampling)
         let output = try handle.start(numerator: plan.numerator, buffered: false)
         let builder = JPEGImageBuilder(output: output, plan: plan, metadata: metadata, scale: options.scale)
@@ -77,6 +80,30 @@ public struct JPEGCoder: ProgressiveImageCoder {
         }
         if let failure { throw failure }
         return try builder.image(from: pixels, isPreview: false)
+    }
+
+    /// A thumbnail from libjpeg's raw YCbCr planes (8/8 YCbCr with common sampling): no full-size
+    /// chroma upsampling or colour conversion, each plane area-averaged straight to `target`.
+    /// Within the pixel limit only, where the planes (at most about twice the target's bytes, as
+    /// 4/8 did not cover the target) may exist whole.
+    private func decodeRaw(
+        _ handle: JPEGDecoderHandle, numerator: Int, target: PixelSize, metadata: JPEGMetadata, scale: Double
+    ) throws(ImageKernelError) -> Image {
+        _ = try handle.startRaw(numerator: numerator)
+        let bytesPerRow = target.width * 3
+        var failure: ImageKernelError?
+        let pixels = [UInt8](unsafeUninitializedCapacity: bytesPerRow * target.height) { buffer, count in
+            let result = Result { () throws(ImageKernelError) in
+                try handle.readRawResampled(to: target, into: UnsafeMutableRawBufferPointer(buffer), bytesPerRow: bytesPerRow)
+            }
+            if case .failure(let error) = result { failure = error }
+            count = failure == nil ? buffer.count : 0
+        }
+        if let failure { throw failure }
+        return try Image(
+            width: target.width, height: target.height, pixelFormat: .rgb8, pixels: pixels,
+            orientation: metadata.orientation, iccProfile: metadata.iccProfile, sourceFormat: .jpeg,
+            scale: scale, isPreview: false)
     }
 
     /// A decoder for bytes that arrive in chunks: previews of each completed progressive scan (or

@@ -1,0 +1,343 @@
+/* Thumbnails from libjpeg's raw (downsampled) YCbCr planes: no full-size chroma upsampling and no
+ * full-size colour conversion. Each plane is area-averaged straight to the target size (the chroma
+ * planes from their own, subsampled, grid), then converted to RGB at the target size. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cjpeg_internal.h"
+
+/* Sampling this path handles: three components, YCbCr, luma 1x1, 2x1 or 2x2, chroma 1x1. */
+static int cjpeg_raw_sampling_ok(j_decompress_ptr cinfo) {
+    if (cinfo->num_components != 3 || cinfo->jpeg_color_space != JCS_YCbCr) return 0;
+    jpeg_component_info *c = cinfo->comp_info;
+    if (c[1].h_samp_factor != 1 || c[1].v_samp_factor != 1 || c[2].h_samp_factor != 1 || c[2].v_samp_factor != 1)
+        return 0;
+    int h = c[0].h_samp_factor, v = c[0].v_samp_factor;
+    return (h == 1 && v == 1) || (h == 2 && v == 1) || (h == 2 && v == 2);
+}
+
+int cjpeg_decoder_raw_eligible(const cjpeg_decoder *decoder, int scale_num) {
+    if (!decoder->header_read || decoder->started || decoder->poisoned) return 0;
+    return scale_num == 8 && cjpeg_raw_sampling_ok((j_decompress_ptr)&decoder->cinfo);
+}
+
+int cjpeg_decoder_start_raw(cjpeg_decoder *decoder, int scale_num, uint32_t *width, uint32_t *height) {
+    if (!decoder->header_read || decoder->started) return cjpeg_usage_error(decoder, "start outside the header state");
+    if (!cjpeg_decoder_raw_eligible(decoder, scale_num)) return cjpeg_usage_error(decoder, "raw decode of an ineligible JPEG");
+    CJPEG_GUARD(decoder);
+    j_decompress_ptr cinfo = &decoder->cinfo;
+    cinfo->scale_num = (unsigned int)scale_num;
+    cinfo->scale_denom = 8;
+    cinfo->out_color_space = JCS_YCbCr;
+    cinfo->raw_data_out = TRUE;
+    decoder->cmyk = 0;
+    if (!jpeg_start_decompress(cinfo)) return CJPEG_SUSPENDED;
+    decoder->started = 1;
+    decoder->raw = 1;
+    *width = cinfo->output_width;
+    *height = cinfo->output_height;
+    return CJPEG_OK;
+}
+
+/* Area-average windows along one axis: output i covers source [i*scale, (i+1)*scale), clipped to
+ * the source; `taps` weights per output (padded with zeros, windows kept inside the source), each
+ * window summing to `unit`. */
+typedef struct {
+    int taps;
+    int *first;
+    int *weights;
+} cjpeg_spans;
+
+static inline double cjpeg_dmin(double a, double b) { return a < b ? a : b; }
+static inline double cjpeg_dmax(double a, double b) { return a > b ? a : b; }
+static inline int cjpeg_ceil(double v) { int i = (int)v; return (double)i < v ? i + 1 : i; }
+
+static int cjpeg_spans_taps(int source, int target, double scale) {
+    int taps = 1;
+    for (int i = 0; i < target; i++) {
+        double start = i * scale, end = cjpeg_dmin((double)source, (i + 1) * scale);
+        int low = (int)start;
+        if (low > source - 1) low = source - 1;
+        int high = cjpeg_ceil(end - 1e-9) - 1;
+        if (high > source - 1) high = source - 1;
+        if (high < low) high = low;
+        if (high - low + 1 > taps) taps = high - low + 1;
+    }
+    return taps > source ? source : taps;
+}
+
+static void cjpeg_spans_fill(cjpeg_spans *spans, int source, int target, double scale, int unit) {
+    int taps = spans->taps;
+    for (int i = 0; i < target; i++) {
+        double start = i * scale, end = cjpeg_dmin((double)source, (i + 1) * scale);
+        int low = (int)start;
+        if (low > source - 1) low = source - 1;
+        int high = cjpeg_ceil(end - 1e-9) - 1;
+        if (high > source - 1) high = source - 1;
+        if (high < low) high = low;
+        int first = low < source - taps ? low : source - taps;
+        spans->first[i] = first;
+        int *w = spans->weights + (size_t)i * taps;
+        for (int k = 0; k < taps; k++) w[k] = 0;
+        double total = 0;
+        for (int s = low; s <= high; s++) total += cjpeg_dmax(0, cjpeg_dmin(s + 1.0, end) - cjpeg_dmax((double)s, start));
+        int sum = 0, largest = low;
+        double best = -1;
+        for (int s = low; s <= high; s++) {
+            double overlap = cjpeg_dmax(0, cjpeg_dmin(s + 1.0, end) - cjpeg_dmax((double)s, start));
+            double exact = total > 0 ? overlap / total : (s == low ? 1 : 0);
+            int fixed = (int)(exact * unit + 0.5);
+            w[s - first] = fixed;
+            sum += fixed;
+            if (exact > best) { best = exact; largest = s; }
+        }
+        w[largest - first] += unit - sum;
+    }
+}
+
+/* Vertical weights sum to 2^8 (sums stay in uint16 as 8.8 fixed point, so the row loop is a flat
+ * 16-bit multiply-add the compiler vectorises); horizontal weights sum to 2^12. */
+#define CJPEG_V_BITS 8
+#define CJPEG_H_BITS 15
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Eight output rows are resampled together: their vertical sums (8 rows of a plane's width) are
+ * transposed so the 8 rows of one column are one vector, the horizontal pass then runs on whole
+ * vectors (one multiply-add per tap for 8 outputs), and the colour conversion works on the same
+ * column-interleaved layout. */
+#define CJPEG_GROUP 8
+
+/* (v * w) >> 16 per lane, horizontal weights summing to 2^15 (so a sum is half the 8.8 value),
+ * each weight stored 8 times over (one vector per tap). */
+static inline __attribute__((always_inline)) void cjpeg_hpass_taps(const uint16_t *restrict columns, const int *restrict first,
+                                                                   const uint16_t *restrict weights, uint16_t *restrict out,
+                                                                   int tw, int taps) {
+    for (int x = 0; x < tw; x++) {
+        const uint16_t *base = columns + (size_t)first[x] * CJPEG_GROUP;
+        const uint16_t *w = weights + (size_t)x * taps * CJPEG_GROUP;
+#if defined(__SSE2__)
+        __m128i acc = _mm_setzero_si128();
+        for (int k = 0; k < taps; k++)
+            acc = _mm_add_epi16(acc, _mm_mulhi_epu16(_mm_loadu_si128((const __m128i *)(base + k * CJPEG_GROUP)),
+                                                     _mm_loadu_si128((const __m128i *)(w + k * CJPEG_GROUP))));
+        _mm_storeu_si128((__m128i *)(out + (size_t)x * CJPEG_GROUP), _mm_slli_epi16(acc, 1));
+#else
+        for (int lane = 0; lane < CJPEG_GROUP; lane++) {
+            unsigned acc = 0;
+            for (int k = 0; k < taps; k++) acc += ((unsigned)base[k * CJPEG_GROUP + lane] * w[k * CJPEG_GROUP]) >> 16;
+            out[(size_t)x * CJPEG_GROUP + lane] = (uint16_t)(acc << 1);
+        }
+#endif
+    }
+}
+
+static void cjpeg_hpass_group(const uint16_t *restrict columns, const cjpeg_spans *cols, const uint16_t *restrict weights,
+                              uint16_t *restrict out, int tw) {
+    switch (cols->taps) {
+    case 1: cjpeg_hpass_taps(columns, cols->first, weights, out, tw, 1); break;
+    case 2: cjpeg_hpass_taps(columns, cols->first, weights, out, tw, 2); break;
+    case 3: cjpeg_hpass_taps(columns, cols->first, weights, out, tw, 3); break;
+    case 4: cjpeg_hpass_taps(columns, cols->first, weights, out, tw, 4); break;
+    default: cjpeg_hpass_taps(columns, cols->first, weights, out, tw, cols->taps); break;
+    }
+}
+
+/* rows[0..8) (each `width` samples, readable up to a multiple of 8) into columns: column x's 8
+ * samples at columns + 8x. */
+static void cjpeg_transpose_group(uint16_t *const rows[CJPEG_GROUP], int width, uint16_t *restrict columns) {
+    int x = 0;
+#if defined(__SSE2__)
+    for (; x + 8 <= width; x += 8) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(rows[0] + x)), a1 = _mm_loadu_si128((const __m128i *)(rows[1] + x));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(rows[2] + x)), a3 = _mm_loadu_si128((const __m128i *)(rows[3] + x));
+        __m128i a4 = _mm_loadu_si128((const __m128i *)(rows[4] + x)), a5 = _mm_loadu_si128((const __m128i *)(rows[5] + x));
+        __m128i a6 = _mm_loadu_si128((const __m128i *)(rows[6] + x)), a7 = _mm_loadu_si128((const __m128i *)(rows[7] + x));
+        __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
+        __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
+        __m128i b4 = _mm_unpacklo_epi16(a4, a5), b5 = _mm_unpackhi_epi16(a4, a5);
+        __m128i b6 = _mm_unpacklo_epi16(a6, a7), b7 = _mm_unpackhi_epi16(a6, a7);
+        __m128i c0 = _mm_unpacklo_epi32(b0, b2), c1 = _mm_unpackhi_epi32(b0, b2);
+        __m128i c2 = _mm_unpacklo_epi32(b1, b3), c3 = _mm_unpackhi_epi32(b1, b3);
+        __m128i c4 = _mm_unpacklo_epi32(b4, b6), c5 = _mm_unpackhi_epi32(b4, b6);
+        __m128i c6 = _mm_unpacklo_epi32(b5, b7), c7 = _mm_unpackhi_epi32(b5, b7);
+        __m128i *o = (__m128i *)(columns + (size_t)x * CJPEG_GROUP);
+        _mm_storeu_si128(o + 0, _mm_unpacklo_epi64(c0, c4));
+        _mm_storeu_si128(o + 1, _mm_unpackhi_epi64(c0, c4));
+        _mm_storeu_si128(o + 2, _mm_unpacklo_epi64(c1, c5));
+        _mm_storeu_si128(o + 3, _mm_unpackhi_epi64(c1, c5));
+        _mm_storeu_si128(o + 4, _mm_unpacklo_epi64(c2, c6));
+        _mm_storeu_si128(o + 5, _mm_unpackhi_epi64(c2, c6));
+        _mm_storeu_si128(o + 6, _mm_unpacklo_epi64(c3, c7));
+        _mm_storeu_si128(o + 7, _mm_unpackhi_epi64(c3, c7));
+    }
+#endif
+    for (; x < width; x++)
+        for (int r = 0; r < CJPEG_GROUP; r++) columns[(size_t)x * CJPEG_GROUP + r] = rows[r][x];
+}
+
+/* The vertical pass of output row y: 8.8 sums of its source rows, vertical weights summing to 2^8. */
+static void cjpeg_vpass_row(const uint8_t *restrict plane, size_t stride, int width, const cjpeg_spans *rows, int y,
+                            uint16_t *restrict sums) {
+    int vt = rows->taps;
+    const int *vw = rows->weights + (size_t)y * vt;
+    const uint8_t *src = plane + (size_t)rows->first[y] * stride;
+    uint16_t w0 = (uint16_t)vw[0];
+    for (int x = 0; x < width; x++) sums[x] = (uint16_t)(src[x] * w0);
+    for (int k = 1; k < vt; k++) {
+        uint16_t w = (uint16_t)vw[k];
+        if (w == 0) continue;
+        const uint8_t *s = src + (size_t)k * stride;
+        for (int x = 0; x < width; x++) sums[x] = (uint16_t)(sums[x] + s[x] * w);
+    }
+}
+
+/* JFIF YCbCr -> RGB (libjpeg's jdcolor.c: R = Y + 1.40200 Cr', G = Y - 0.34414 Cb' - 0.71414 Cr',
+ * B = Y + 1.77200 Cb') on column-interleaved 8.8 samples, in signed 16-bit arithmetic as
+ * libjpeg-turbo's SIMD does it: samples halved to 7 fractional bits, each coefficient split so the
+ * multiplier fits (1.402 = 1 + 0.402, ...), mulhi = (a * b) >> 16 on 2a, saturating adds.
+ * Writes pixel x of the group's row r at rows[r] + 3x. */
+enum { CJPEG_K_CR_R = 13173, CJPEG_K_CB_G = 11277, CJPEG_K_CR_G = 23401, CJPEG_K_CB_B = 25297 }; /* round(k * 2^15) */
+
+static inline __attribute__((unused)) int16_t cjpeg_sat16(int v) { return (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v); }
+static inline __attribute__((unused)) int cjpeg_mulhi(int a, int b) { return (a * b) >> 16; }
+static inline __attribute__((unused)) uint8_t cjpeg_clamp8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+static void cjpeg_ycc_group_to_rgb(const uint16_t *restrict yp, const uint16_t *restrict cbp, const uint16_t *restrict crp,
+                                   uint8_t *const rows[CJPEG_GROUP], int count, int tw) {
+    for (int x = 0; x < tw; x++) {
+        const uint16_t *yv = yp + (size_t)x * CJPEG_GROUP, *cbv = cbp + (size_t)x * CJPEG_GROUP, *crv = crp + (size_t)x * CJPEG_GROUP;
+        uint8_t px[3 * CJPEG_GROUP];
+#if defined(__SSE2__)
+        __m128i center = _mm_set1_epi16(128 << 7);
+        __m128i y = _mm_srli_epi16(_mm_loadu_si128((const __m128i *)yv), 1);
+        __m128i cb = _mm_sub_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)cbv), 1), center);
+        __m128i cr = _mm_sub_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)crv), 1), center);
+        __m128i cb2 = _mm_add_epi16(cb, cb), cr2 = _mm_add_epi16(cr, cr);
+        __m128i half = _mm_set1_epi16(64);
+        y = _mm_add_epi16(y, half);
+        __m128i r = _mm_adds_epi16(y, _mm_add_epi16(cr, _mm_mulhi_epi16(cr2, _mm_set1_epi16(CJPEG_K_CR_R))));
+        __m128i g = _mm_subs_epi16(y, _mm_add_epi16(_mm_mulhi_epi16(cb2, _mm_set1_epi16(CJPEG_K_CB_G)),
+                                                    _mm_mulhi_epi16(cr2, _mm_set1_epi16(CJPEG_K_CR_G))));
+        __m128i b = _mm_adds_epi16(y, _mm_add_epi16(cb, _mm_mulhi_epi16(cb2, _mm_set1_epi16(CJPEG_K_CB_B))));
+        r = _mm_srai_epi16(r, 7);
+        g = _mm_srai_epi16(g, 7);
+        b = _mm_srai_epi16(b, 7);
+        _mm_storeu_si128((__m128i *)px, _mm_packus_epi16(r, g));
+        _mm_storel_epi64((__m128i *)(px + 16), _mm_packus_epi16(b, b));
+#else
+        for (int lane = 0; lane < CJPEG_GROUP; lane++) {
+            int y = (yv[lane] >> 1) + 64;
+            int cb = (cbv[lane] >> 1) - (128 << 7), cr = (crv[lane] >> 1) - (128 << 7);
+            int r = cjpeg_sat16(y + (int16_t)(cr + cjpeg_mulhi(2 * cr, CJPEG_K_CR_R)));
+            int g = cjpeg_sat16(y - (int16_t)(cjpeg_mulhi(2 * cb, CJPEG_K_CB_G) + cjpeg_mulhi(2 * cr, CJPEG_K_CR_G)));
+            int b = cjpeg_sat16(y + (int16_t)(cb + cjpeg_mulhi(2 * cb, CJPEG_K_CB_B)));
+            px[lane] = cjpeg_clamp8(r >> 7);
+            px[CJPEG_GROUP + lane] = cjpeg_clamp8(g >> 7);
+            px[2 * CJPEG_GROUP + lane] = cjpeg_clamp8(b >> 7);
+        }
+#endif
+        for (int lane = 0; lane < count; lane++) {
+            uint8_t *o = rows[lane] + 3 * x;
+            o[0] = px[lane];
+            o[1] = px[CJPEG_GROUP + lane];
+            o[2] = px[2 * CJPEG_GROUP + lane];
+        }
+    }
+}
+
+static void *cjpeg_raw_alloc(cjpeg_decoder *decoder, size_t bytes) {
+    void *p = malloc(bytes ? bytes : 1);
+    if (p == NULL) cjpeg_fail((j_common_ptr)&decoder->cinfo, CJPEG_FAILURE_NO_MEMORY, "out of memory for raw planes");
+    decoder->raw_blocks[decoder->raw_block_count++] = p;
+    return p;
+}
+
+void cjpeg_raw_release(cjpeg_decoder *decoder) {
+    for (int i = 0; i < decoder->raw_block_count; i++) free(decoder->raw_blocks[i]);
+    decoder->raw_block_count = 0;
+}
+
+int cjpeg_decoder_read_raw_resampled(cjpeg_decoder *decoder, uint32_t target_width, uint32_t target_height,
+                                     uint8_t *dst, size_t dst_stride) {
+    if (!decoder->started || !decoder->raw || decoder->finished || target_width == 0 || target_height == 0)
+        return cjpeg_usage_error(decoder, "read_raw_resampled outside a started raw decode");
+    CJPEG_GUARD(decoder);
+    j_decompress_ptr cinfo = &decoder->cinfo;
+    int tw = (int)target_width, th = (int)target_height;
+    int group = cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size; /* rows of one jpeg_read_raw_data */
+    JDIMENSION groups = (cinfo->output_height + group - 1) / group;
+    uint8_t *planes[3];
+    size_t strides[3];
+    int comp_rows[3];
+    for (int c = 0; c < 3; c++) {
+        jpeg_component_info *comp = &cinfo->comp_info[c];
+        comp_rows[c] = comp->v_samp_factor * comp->DCT_scaled_size;
+        strides[c] = (size_t)comp->width_in_blocks * comp->DCT_scaled_size;
+        /* libjpeg writes whole blocks: rows of the padded width, whole row groups. */
+        size_t width_blocks = ((size_t)comp->width_in_blocks + comp->h_samp_factor) * comp->DCT_scaled_size;
+        if (strides[c] < width_blocks) strides[c] = width_blocks;
+        planes[c] = cjpeg_raw_alloc(decoder, strides[c] * comp_rows[c] * groups);
+    }
+    JSAMPROW pointers[3][2 * DCTSIZE * 2];
+    JSAMPARRAY arrays[3] = {pointers[0], pointers[1], pointers[2]};
+    for (JDIMENSION g = 0; cinfo->output_scanline < cinfo->output_height; g++) {
+        for (int c = 0; c < 3; c++)
+            for (int r = 0; r < comp_rows[c]; r++)
+                pointers[c][r] = planes[c] + ((size_t)g * comp_rows[c] + r) * strides[c];
+        if (jpeg_read_raw_data(cinfo, arrays, (JDIMENSION)group) == 0) return CJPEG_SUSPENDED;
+    }
+
+    /* Spans of each plane, from its own sampling grid to the target. */
+    jpeg_component_info *luma = &cinfo->comp_info[0];
+    double sx = (double)cinfo->output_width / tw, sy = (double)cinfo->output_height / th;
+    cjpeg_spans cols[3], rows[3];
+    uint16_t *hweights[3];
+    int widths[3];
+    size_t widest = 8;
+    for (int c = 0; c < 3; c++) {
+        jpeg_component_info *comp = &cinfo->comp_info[c];
+        int w = (int)comp->downsampled_width, h = (int)comp->downsampled_height;
+        widths[c] = w;
+        if ((size_t)w + 8 > widest) widest = (size_t)w + 8;
+        /* One sample of this plane spans rx x ry luma samples. */
+        double rx = (double)(luma->h_samp_factor * luma->DCT_scaled_size) / (comp->h_samp_factor * comp->DCT_scaled_size);
+        double ry = (double)(luma->v_samp_factor * luma->DCT_scaled_size) / (comp->v_samp_factor * comp->DCT_scaled_size);
+        cols[c].taps = cjpeg_spans_taps(w, tw, sx / rx);
+        rows[c].taps = cjpeg_spans_taps(h, th, sy / ry);
+        cols[c].first = cjpeg_raw_alloc(decoder, sizeof(int) * (size_t)tw * (1 + cols[c].taps));
+        cols[c].weights = cols[c].first + tw;
+        rows[c].first = cjpeg_raw_alloc(decoder, sizeof(int) * (size_t)th * (1 + rows[c].taps));
+        rows[c].weights = rows[c].first + th;
+        cjpeg_spans_fill(&cols[c], w, tw, sx / rx, 1 << CJPEG_H_BITS);
+        cjpeg_spans_fill(&rows[c], h, th, sy / ry, 1 << CJPEG_V_BITS);
+        hweights[c] = cjpeg_raw_alloc(decoder, sizeof(uint16_t) * (size_t)tw * cols[c].taps * CJPEG_GROUP);
+        for (size_t i = 0; i < (size_t)tw * cols[c].taps; i++)
+            for (int lane = 0; lane < CJPEG_GROUP; lane++) hweights[c][i * CJPEG_GROUP + lane] = (uint16_t)cols[c].weights[i];
+    }
+    /* Work space: 8 rows of sums, their transpose, 8 output rows per plane, and RGB. */
+    uint16_t *work = cjpeg_raw_alloc(decoder, sizeof(uint16_t) * (widest * CJPEG_GROUP * 2 + (size_t)tw * CJPEG_GROUP * 3));
+    uint16_t *sum_rows[CJPEG_GROUP];
+    for (int r = 0; r < CJPEG_GROUP; r++) sum_rows[r] = work + widest * r;
+    uint16_t *columns = work + widest * CJPEG_GROUP;
+    uint16_t *fixed = columns + widest * CJPEG_GROUP;
+    for (int y0 = 0; y0 < th; y0 += CJPEG_GROUP) {
+        int count = th - y0 < CJPEG_GROUP ? th - y0 : CJPEG_GROUP;
+        for (int c = 0; c < 3; c++) {
+            for (int r = 0; r < CJPEG_GROUP; r++) {
+                if (r < count) cjpeg_vpass_row(planes[c], strides[c], widths[c], &rows[c], y0 + r, sum_rows[r]);
+                else memcpy(sum_rows[r], sum_rows[count - 1], sizeof(uint16_t) * (size_t)widths[c]);
+            }
+            cjpeg_transpose_group(sum_rows, widths[c], columns);
+            cjpeg_hpass_group(columns, &cols[c], hweights[c], fixed + (size_t)c * tw * CJPEG_GROUP, tw);
+        }
+        size_t n = (size_t)tw * CJPEG_GROUP;
+        uint8_t *out_rows[CJPEG_GROUP];
+        for (int r = 0; r < CJPEG_GROUP; r++) out_rows[r] = dst + (size_t)(y0 + (r < count ? r : 0)) * dst_stride;
+        cjpeg_ycc_group_to_rgb(fixed, fixed + n, fixed + 2 * n, out_rows, count, tw);
+    }
+    cjpeg_raw_release(decoder);
+    return cjpeg_finish_one_shot(decoder);
+}
