@@ -205,26 +205,89 @@ static inline __attribute__((unused)) int16_t cjpeg_sat16(int v) { return (int16
 static inline __attribute__((unused)) int cjpeg_mulhi(int a, int b) { return (a * b) >> 16; }
 static inline __attribute__((unused)) uint8_t cjpeg_clamp8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
+#if defined(__SSE2__)
+/* An 8x8 transpose of 16-bit lanes in registers. */
+static inline void cjpeg_transpose8(__m128i v[8]) {
+    __m128i b0 = _mm_unpacklo_epi16(v[0], v[1]), b1 = _mm_unpackhi_epi16(v[0], v[1]);
+    __m128i b2 = _mm_unpacklo_epi16(v[2], v[3]), b3 = _mm_unpackhi_epi16(v[2], v[3]);
+    __m128i b4 = _mm_unpacklo_epi16(v[4], v[5]), b5 = _mm_unpackhi_epi16(v[4], v[5]);
+    __m128i b6 = _mm_unpacklo_epi16(v[6], v[7]), b7 = _mm_unpackhi_epi16(v[6], v[7]);
+    __m128i c0 = _mm_unpacklo_epi32(b0, b2), c1 = _mm_unpackhi_epi32(b0, b2);
+    __m128i c2 = _mm_unpacklo_epi32(b1, b3), c3 = _mm_unpackhi_epi32(b1, b3);
+    __m128i c4 = _mm_unpacklo_epi32(b4, b6), c5 = _mm_unpackhi_epi32(b4, b6);
+    __m128i c6 = _mm_unpacklo_epi32(b5, b7), c7 = _mm_unpackhi_epi32(b5, b7);
+    v[0] = _mm_unpacklo_epi64(c0, c4);
+    v[1] = _mm_unpackhi_epi64(c0, c4);
+    v[2] = _mm_unpacklo_epi64(c1, c5);
+    v[3] = _mm_unpackhi_epi64(c1, c5);
+    v[4] = _mm_unpacklo_epi64(c2, c6);
+    v[5] = _mm_unpackhi_epi64(c2, c6);
+    v[6] = _mm_unpacklo_epi64(c3, c7);
+    v[7] = _mm_unpackhi_epi64(c3, c7);
+}
+
+/* R, G and B of one column (8 rows) as signed 16-bit, not yet clamped. */
+static inline void cjpeg_ycc_column(const uint16_t *yv, const uint16_t *cbv, const uint16_t *crv, __m128i *r, __m128i *g,
+                                    __m128i *b) {
+    __m128i center = _mm_set1_epi16(128 << 7);
+    __m128i y = _mm_add_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)yv), 1), _mm_set1_epi16(64));
+    __m128i cb = _mm_sub_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)cbv), 1), center);
+    __m128i cr = _mm_sub_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)crv), 1), center);
+    __m128i cb2 = _mm_add_epi16(cb, cb), cr2 = _mm_add_epi16(cr, cr);
+    *r = _mm_srai_epi16(_mm_adds_epi16(y, _mm_add_epi16(cr, _mm_mulhi_epi16(cr2, _mm_set1_epi16(CJPEG_K_CR_R)))), 7);
+    *g = _mm_srai_epi16(_mm_subs_epi16(y, _mm_add_epi16(_mm_mulhi_epi16(cb2, _mm_set1_epi16(CJPEG_K_CB_G)),
+                                                        _mm_mulhi_epi16(cr2, _mm_set1_epi16(CJPEG_K_CR_G)))), 7);
+    *b = _mm_srai_epi16(_mm_adds_epi16(y, _mm_add_epi16(cb, _mm_mulhi_epi16(cb2, _mm_set1_epi16(CJPEG_K_CB_B)))), 7);
+}
+#endif
+
 static void cjpeg_ycc_group_to_rgb(const uint16_t *restrict yp, const uint16_t *restrict cbp, const uint16_t *restrict crp,
                                    uint8_t *const rows[CJPEG_GROUP], int count, int tw) {
-    for (int x = 0; x < tw; x++) {
+    int x = 0;
+#if defined(__SSE2__)
+    /* Eight columns at a time: transposed back to rows, packed to bytes, interleaved to RGBX and
+     * stored as overlapping 4-byte pixels (each X byte is overwritten by the next pixel's R;
+     * the row's last block is stored exactly). */
+    for (; x + 8 <= tw; x += 8) {
+        __m128i R[8], G[8], B[8];
+        for (int i = 0; i < 8; i++) {
+            size_t o = (size_t)(x + i) * CJPEG_GROUP;
+            cjpeg_ycc_column(yp + o, cbp + o, crp + o, &R[i], &G[i], &B[i]);
+        }
+        cjpeg_transpose8(R);
+        cjpeg_transpose8(G);
+        cjpeg_transpose8(B);
+        for (int lane = 0; lane < count; lane++) {
+            __m128i rg = _mm_packus_epi16(R[lane], G[lane]);
+            __m128i b8 = _mm_packus_epi16(B[lane], B[lane]);
+            __m128i rgi = _mm_unpacklo_epi8(rg, _mm_srli_si128(rg, 8));
+            __m128i bz = _mm_unpacklo_epi8(b8, _mm_setzero_si128());
+            __m128i lo = _mm_unpacklo_epi16(rgi, bz), hi = _mm_unpackhi_epi16(rgi, bz);
+            uint8_t *o = rows[lane] + 3 * x;
+            if (x + 8 < tw) {
+                for (int i = 0; i < 4; i++, lo = _mm_srli_si128(lo, 4)) {
+                    uint32_t v = (uint32_t)_mm_cvtsi128_si32(lo);
+                    memcpy(o + 3 * i, &v, 4);
+                }
+                for (int i = 4; i < 8; i++, hi = _mm_srli_si128(hi, 4)) {
+                    uint32_t v = (uint32_t)_mm_cvtsi128_si32(hi);
+                    memcpy(o + 3 * i, &v, 4);
+                }
+            } else {
+                uint8_t t[32];
+                _mm_storeu_si128((__m128i *)t, lo);
+                _mm_storeu_si128((__m128i *)(t + 16), hi);
+                for (int i = 0; i < 8; i++) memcpy(o + 3 * i, t + 4 * i, 3);
+            }
+        }
+    }
+#endif
+    for (; x < tw; x++) {
         const uint16_t *yv = yp + (size_t)x * CJPEG_GROUP, *cbv = cbp + (size_t)x * CJPEG_GROUP, *crv = crp + (size_t)x * CJPEG_GROUP;
         uint8_t px[3 * CJPEG_GROUP];
 #if defined(__SSE2__)
-        __m128i center = _mm_set1_epi16(128 << 7);
-        __m128i y = _mm_srli_epi16(_mm_loadu_si128((const __m128i *)yv), 1);
-        __m128i cb = _mm_sub_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)cbv), 1), center);
-        __m128i cr = _mm_sub_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)crv), 1), center);
-        __m128i cb2 = _mm_add_epi16(cb, cb), cr2 = _mm_add_epi16(cr, cr);
-        __m128i half = _mm_set1_epi16(64);
-        y = _mm_add_epi16(y, half);
-        __m128i r = _mm_adds_epi16(y, _mm_add_epi16(cr, _mm_mulhi_epi16(cr2, _mm_set1_epi16(CJPEG_K_CR_R))));
-        __m128i g = _mm_subs_epi16(y, _mm_add_epi16(_mm_mulhi_epi16(cb2, _mm_set1_epi16(CJPEG_K_CB_G)),
-                                                    _mm_mulhi_epi16(cr2, _mm_set1_epi16(CJPEG_K_CR_G))));
-        __m128i b = _mm_adds_epi16(y, _mm_add_epi16(cb, _mm_mulhi_epi16(cb2, _mm_set1_epi16(CJPEG_K_CB_B))));
-        r = _mm_srai_epi16(r, 7);
-        g = _mm_srai_epi16(g, 7);
-        b = _mm_srai_epi16(b, 7);
+        __m128i r, g, b;
+        cjpeg_ycc_column(yv, cbv, crv, &r, &g, &b);
         _mm_storeu_si128((__m128i *)px, _mm_packus_epi16(r, g));
         _mm_storel_epi64((__m128i *)(px + 16), _mm_packus_epi16(b, b));
 #else
