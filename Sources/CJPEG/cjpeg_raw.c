@@ -48,48 +48,52 @@ typedef struct {
     int *weights;
 } cjpeg_spans;
 
-static inline double cjpeg_dmin(double a, double b) { return a < b ? a : b; }
-static inline double cjpeg_dmax(double a, double b) { return a > b ? a : b; }
-static inline int cjpeg_ceil(double v) { int i = (int)v; return (double)i < v ? i + 1 : i; }
+/* Window i covers source [i * num / den, (i + 1) * num / den), clipped to the source; exact
+ * integer arithmetic in units of 1/den. */
+static inline void cjpeg_window(int i, int source, int64_t num, int64_t den, int64_t *start, int64_t *end, int *low,
+                                int *high) {
+    *start = (int64_t)i * num;
+    *end = (int64_t)(i + 1) * num;
+    if (*end > (int64_t)source * den) *end = (int64_t)source * den;
+    *low = (int)(*start / den);
+    if (*low > source - 1) *low = source - 1;
+    *high = (int)((*end + den - 1) / den) - 1;
+    if (*high > source - 1) *high = source - 1;
+    if (*high < *low) *high = *low;
+}
 
-static int cjpeg_spans_taps(int source, int target, double scale) {
+static int cjpeg_spans_taps(int source, int target, int64_t num, int64_t den) {
     int taps = 1;
     for (int i = 0; i < target; i++) {
-        double start = i * scale, end = cjpeg_dmin((double)source, (i + 1) * scale);
-        int low = (int)start;
-        if (low > source - 1) low = source - 1;
-        int high = cjpeg_ceil(end - 1e-9) - 1;
-        if (high > source - 1) high = source - 1;
-        if (high < low) high = low;
+        int64_t start, end;
+        int low, high;
+        cjpeg_window(i, source, num, den, &start, &end, &low, &high);
         if (high - low + 1 > taps) taps = high - low + 1;
     }
     return taps > source ? source : taps;
 }
 
-static void cjpeg_spans_fill(cjpeg_spans *spans, int source, int target, double scale, int unit) {
+static void cjpeg_spans_fill(cjpeg_spans *spans, int source, int target, int64_t num, int64_t den, int unit) {
     int taps = spans->taps;
     for (int i = 0; i < target; i++) {
-        double start = i * scale, end = cjpeg_dmin((double)source, (i + 1) * scale);
-        int low = (int)start;
-        if (low > source - 1) low = source - 1;
-        int high = cjpeg_ceil(end - 1e-9) - 1;
-        if (high > source - 1) high = source - 1;
-        if (high < low) high = low;
+        int64_t start, end;
+        int low, high;
+        cjpeg_window(i, source, num, den, &start, &end, &low, &high);
         int first = low < source - taps ? low : source - taps;
         spans->first[i] = first;
         int *w = spans->weights + (size_t)i * taps;
         for (int k = 0; k < taps; k++) w[k] = 0;
-        double total = 0;
-        for (int s = low; s <= high; s++) total += cjpeg_dmax(0, cjpeg_dmin(s + 1.0, end) - cjpeg_dmax((double)s, start));
+        int64_t total = end - start; /* > 0: start < source * den for every i < target */
         int sum = 0, largest = low;
-        double best = -1;
+        int64_t best = -1;
         for (int s = low; s <= high; s++) {
-            double overlap = cjpeg_dmax(0, cjpeg_dmin(s + 1.0, end) - cjpeg_dmax((double)s, start));
-            double exact = total > 0 ? overlap / total : (s == low ? 1 : 0);
-            int fixed = (int)(exact * unit + 0.5);
+            int64_t lo = (int64_t)s * den > start ? (int64_t)s * den : start;
+            int64_t hi = (int64_t)(s + 1) * den < end ? (int64_t)(s + 1) * den : end;
+            int64_t overlap = hi > lo ? hi - lo : 0;
+            int fixed = (int)((overlap * unit + total / 2) / total);
             w[s - first] = fixed;
             sum += fixed;
-            if (exact > best) { best = exact; largest = s; }
+            if (overlap > best) { best = overlap; largest = s; }
         }
         w[largest - first] += unit - sum;
     }
@@ -179,17 +183,18 @@ static void cjpeg_transpose_group(uint16_t *const rows[CJPEG_GROUP], int width, 
 }
 
 /* The vertical pass of output row y: 8.8 sums of its source rows, vertical weights summing to 2^8. */
-static void cjpeg_vpass_row(const uint8_t *restrict plane, size_t stride, int width, const cjpeg_spans *rows, int y,
-                            uint16_t *restrict sums) {
+static void cjpeg_vpass_row(const uint8_t *restrict ring, size_t stride, int ring_rows, int width, const cjpeg_spans *rows,
+                            int y, uint16_t *restrict sums) {
     int vt = rows->taps;
     const int *vw = rows->weights + (size_t)y * vt;
-    const uint8_t *src = plane + (size_t)rows->first[y] * stride;
+    int first = rows->first[y];
+    const uint8_t *src = ring + (size_t)(first % ring_rows) * stride;
     uint16_t w0 = (uint16_t)vw[0];
     for (int x = 0; x < width; x++) sums[x] = (uint16_t)(src[x] * w0);
     for (int k = 1; k < vt; k++) {
         uint16_t w = (uint16_t)vw[k];
         if (w == 0) continue;
-        const uint8_t *s = src + (size_t)k * stride;
+        const uint8_t *s = ring + (size_t)((first + k) % ring_rows) * stride;
         for (int x = 0; x < width; x++) sums[x] = (uint16_t)(sums[x] + s[x] * w);
     }
 }
@@ -332,30 +337,17 @@ int cjpeg_decoder_read_raw_resampled(cjpeg_decoder *decoder, uint32_t target_wid
     int tw = (int)target_width, th = (int)target_height;
     int group = cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size; /* rows of one jpeg_read_raw_data */
     JDIMENSION groups = (cinfo->output_height + group - 1) / group;
-    uint8_t *planes[3];
+    uint8_t *planes[3]; /* rings of ring_rows[c] rows: plane row r lives at r % ring_rows[c] */
     size_t strides[3];
-    int comp_rows[3];
+    int comp_rows[3], ring_rows[3], read_rows[3] = {0, 0, 0};
     for (int c = 0; c < 3; c++) {
         jpeg_component_info *comp = &cinfo->comp_info[c];
         comp_rows[c] = comp->v_samp_factor * comp->DCT_scaled_size;
-        strides[c] = (size_t)comp->width_in_blocks * comp->DCT_scaled_size;
-        /* libjpeg writes whole blocks: rows of the padded width, whole row groups. */
-        size_t width_blocks = ((size_t)comp->width_in_blocks + comp->h_samp_factor) * comp->DCT_scaled_size;
-        if (strides[c] < width_blocks) strides[c] = width_blocks;
-        planes[c] = cjpeg_raw_alloc(decoder, strides[c] * comp_rows[c] * groups);
+        /* libjpeg writes whole blocks: rows of the padded width. */
+        strides[c] = ((size_t)comp->width_in_blocks + comp->h_samp_factor) * comp->DCT_scaled_size;
     }
-    JSAMPROW pointers[3][2 * DCTSIZE * 2];
-    JSAMPARRAY arrays[3] = {pointers[0], pointers[1], pointers[2]};
-    for (JDIMENSION g = 0; cinfo->output_scanline < cinfo->output_height; g++) {
-        for (int c = 0; c < 3; c++)
-            for (int r = 0; r < comp_rows[c]; r++)
-                pointers[c][r] = planes[c] + ((size_t)g * comp_rows[c] + r) * strides[c];
-        if (jpeg_read_raw_data(cinfo, arrays, (JDIMENSION)group) == 0) return CJPEG_SUSPENDED;
-    }
-
     /* Spans of each plane, from its own sampling grid to the target. */
     jpeg_component_info *luma = &cinfo->comp_info[0];
-    double sx = (double)cinfo->output_width / tw, sy = (double)cinfo->output_height / th;
     cjpeg_spans cols[3], rows[3];
     uint16_t *hweights[3];
     int widths[3];
@@ -365,21 +357,40 @@ int cjpeg_decoder_read_raw_resampled(cjpeg_decoder *decoder, uint32_t target_wid
         int w = (int)comp->downsampled_width, h = (int)comp->downsampled_height;
         widths[c] = w;
         if ((size_t)w + 8 > widest) widest = (size_t)w + 8;
-        /* One sample of this plane spans rx x ry luma samples. */
-        double rx = (double)(luma->h_samp_factor * luma->DCT_scaled_size) / (comp->h_samp_factor * comp->DCT_scaled_size);
-        double ry = (double)(luma->v_samp_factor * luma->DCT_scaled_size) / (comp->v_samp_factor * comp->DCT_scaled_size);
-        cols[c].taps = cjpeg_spans_taps(w, tw, sx / rx);
-        rows[c].taps = cjpeg_spans_taps(h, th, sy / ry);
+        /* One sample of this plane spans (lh lD)/(ch cD) luma samples across, and likewise down, so
+         * output x covers plane samples [x W ch cD / (tw lh lD), ...). */
+        int64_t xnum = (int64_t)cinfo->output_width * comp->h_samp_factor * comp->DCT_scaled_size;
+        int64_t xden = (int64_t)tw * luma->h_samp_factor * luma->DCT_scaled_size;
+        int64_t ynum = (int64_t)cinfo->output_height * comp->v_samp_factor * comp->DCT_scaled_size;
+        int64_t yden = (int64_t)th * luma->v_samp_factor * luma->DCT_scaled_size;
+        cols[c].taps = cjpeg_spans_taps(w, tw, xnum, xden);
+        rows[c].taps = cjpeg_spans_taps(h, th, ynum, yden);
         cols[c].first = cjpeg_raw_alloc(decoder, sizeof(int) * (size_t)tw * (1 + cols[c].taps));
         cols[c].weights = cols[c].first + tw;
         rows[c].first = cjpeg_raw_alloc(decoder, sizeof(int) * (size_t)th * (1 + rows[c].taps));
         rows[c].weights = rows[c].first + th;
-        cjpeg_spans_fill(&cols[c], w, tw, sx / rx, 1 << CJPEG_H_BITS);
-        cjpeg_spans_fill(&rows[c], h, th, sy / ry, 1 << CJPEG_V_BITS);
+        cjpeg_spans_fill(&cols[c], w, tw, xnum, xden, 1 << CJPEG_H_BITS);
+        cjpeg_spans_fill(&rows[c], h, th, ynum, yden, 1 << CJPEG_V_BITS);
         hweights[c] = cjpeg_raw_alloc(decoder, sizeof(uint16_t) * (size_t)tw * cols[c].taps * CJPEG_GROUP);
         for (size_t i = 0; i < (size_t)tw * cols[c].taps; i++)
             for (int lane = 0; lane < CJPEG_GROUP; lane++) hweights[c][i * CJPEG_GROUP + lane] = (uint16_t)cols[c].weights[i];
     }
+    /* Each ring holds the rows the widest group of 8 output rows reads, plus two row groups of
+     * libjpeg's output (the planes advance together, so one may run ahead of its need). */
+    for (int c = 0; c < 3; c++) {
+        int most = 1;
+        for (int y0 = 0; y0 < th; y0 += CJPEG_GROUP) {
+            int last = y0 + CJPEG_GROUP - 1 < th ? y0 + CJPEG_GROUP - 1 : th - 1;
+            int span = rows[c].first[last] + rows[c].taps - rows[c].first[y0];
+            if (span > most) most = span;
+        }
+        int ring = (most + 3 * comp_rows[c] - 1) / comp_rows[c] * comp_rows[c];
+        int whole = (int)groups * comp_rows[c];
+        ring_rows[c] = ring < whole ? ring : whole;
+        planes[c] = cjpeg_raw_alloc(decoder, strides[c] * (size_t)ring_rows[c]);
+    }
+    JSAMPROW pointers[3][2 * DCTSIZE * 2];
+    JSAMPARRAY arrays[3] = {pointers[0], pointers[1], pointers[2]};
     /* Work space: 8 rows of sums, their transpose, 8 output rows per plane, and RGB. */
     uint16_t *work = cjpeg_raw_alloc(decoder, sizeof(uint16_t) * (widest * CJPEG_GROUP * 2 + (size_t)tw * CJPEG_GROUP * 3));
     uint16_t *sum_rows[CJPEG_GROUP];
@@ -388,9 +399,28 @@ int cjpeg_decoder_read_raw_resampled(cjpeg_decoder *decoder, uint32_t target_wid
     uint16_t *fixed = columns + widest * CJPEG_GROUP;
     for (int y0 = 0; y0 < th; y0 += CJPEG_GROUP) {
         int count = th - y0 < CJPEG_GROUP ? th - y0 : CJPEG_GROUP;
+        /* Read row groups until every plane holds the rows these output rows read. */
+        for (;;) {
+            int behind = 0;
+            for (int c = 0; c < 3; c++) {
+                int need = rows[c].first[y0 + count - 1] + rows[c].taps;
+                if (read_rows[c] < need) behind = 1;
+            }
+            if (!behind || cinfo->output_scanline >= cinfo->output_height) break;
+            for (int c = 0; c < 3; c++) {
+                for (int r = 0; r < comp_rows[c]; r++)
+                    pointers[c][r] = planes[c] + (size_t)((read_rows[c] + r) % ring_rows[c]) * strides[c];
+            }
+            if (jpeg_read_raw_data(cinfo, arrays, (JDIMENSION)group) == 0) return CJPEG_SUSPENDED;
+            for (int c = 0; c < 3; c++) read_rows[c] += comp_rows[c];
+        }
+        for (int c = 0; c < 3; c++) {
+            if (read_rows[c] - ring_rows[c] > rows[c].first[y0])
+                cjpeg_fail((j_common_ptr)cinfo, CJPEG_FAILURE_USAGE, "raw decode: a plane ring overran rows still needed");
+        }
         for (int c = 0; c < 3; c++) {
             for (int r = 0; r < CJPEG_GROUP; r++) {
-                if (r < count) cjpeg_vpass_row(planes[c], strides[c], widths[c], &rows[c], y0 + r, sum_rows[r]);
+                if (r < count) cjpeg_vpass_row(planes[c], strides[c], ring_rows[c], widths[c], &rows[c], y0 + r, sum_rows[r]);
                 else memcpy(sum_rows[r], sum_rows[count - 1], sizeof(uint16_t) * (size_t)widths[c]);
             }
             cjpeg_transpose_group(sum_rows, widths[c], columns);
@@ -400,6 +430,14 @@ int cjpeg_decoder_read_raw_resampled(cjpeg_decoder *decoder, uint32_t target_wid
         uint8_t *out_rows[CJPEG_GROUP];
         for (int r = 0; r < CJPEG_GROUP; r++) out_rows[r] = dst + (size_t)(y0 + (r < count ? r : 0)) * dst_stride;
         cjpeg_ycc_group_to_rgb(fixed, fixed + n, fixed + 2 * n, out_rows, count, tw);
+    }
+    /* Rows no output pixel reads (past the last window) are still decoded, into the rings. */
+    while (cinfo->output_scanline < cinfo->output_height) {
+        for (int c = 0; c < 3; c++)
+            for (int r = 0; r < comp_rows[c]; r++)
+                pointers[c][r] = planes[c] + (size_t)((read_rows[c] + r) % ring_rows[c]) * strides[c];
+        if (jpeg_read_raw_data(cinfo, arrays, (JDIMENSION)group) == 0) return CJPEG_SUSPENDED;
+        for (int c = 0; c < 3; c++) read_rows[c] += comp_rows[c];
     }
     cjpeg_raw_release(decoder);
     return cjpeg_finish_one_shot(decoder);
