@@ -6,7 +6,7 @@
 
 #include "cjpeg_internal.h"
 
-/* Sampling this path handles: three components, YCbCr, luma 1x1, 2x1 or 2x2, chroma 1x1. */
+/* Scales with fast IDCTs only (as the thumbnail planner picks). Sampling this path handles: three components, YCbCr, luma 1x1, 2x1 or 2x2, chroma 1x1. */
 static int cjpeg_raw_sampling_ok(j_decompress_ptr cinfo) {
     if (cinfo->num_components != 3 || cinfo->jpeg_color_space != JCS_YCbCr) return 0;
     jpeg_component_info *c = cinfo->comp_info;
@@ -18,7 +18,7 @@ static int cjpeg_raw_sampling_ok(j_decompress_ptr cinfo) {
 
 int cjpeg_decoder_raw_eligible(const cjpeg_decoder *decoder, int scale_num) {
     if (!decoder->header_read || decoder->started || decoder->poisoned) return 0;
-    return scale_num == 8 && cjpeg_raw_sampling_ok((j_decompress_ptr)&decoder->cinfo);
+    return (scale_num == 8 || scale_num == 4 || scale_num == 2 || scale_num == 1) && cjpeg_raw_sampling_ok((j_decompress_ptr)&decoder->cinfo);
 }
 
 int cjpeg_decoder_start_raw(cjpeg_decoder *decoder, int scale_num, uint32_t *width, uint32_t *height) {

@@ -82,10 +82,11 @@ public struct JPEGCoder: ProgressiveImageCoder {
         return try builder.image(from: pixels, isPreview: false)
     }
 
-    /// A thumbnail from libjpeg's raw YCbCr planes (8/8 YCbCr with common sampling): no full-size
-    /// chroma upsampling or colour conversion, each plane area-averaged straight to `target`.
-    /// Within the pixel limit only, where the planes (at most about twice the target's bytes, as
-    /// 4/8 did not cover the target) may exist whole.
+    /// A thumbnail from libjpeg's raw YCbCr planes (YCbCr with common sampling, at the plan's fast
+    /// scale): no chroma upsampling or colour conversion at the DCT output size; each plane is
+    /// streamed through a small ring of rows, area-averaged straight to `target` and converted to
+    /// RGB there. Used within the pixel limit only, so a scale-down of an over-limit image keeps the
+    /// path whose memory the planner accounts for.
     private func decodeRaw(
         _ handle: JPEGDecoderHandle, numerator: Int, target: PixelSize, metadata: JPEGMetadata, scale: Double
     ) throws(ImageKernelError) -> Image {

@@ -22,14 +22,15 @@ import Testing
 struct RawThumbnailTests {
     let coder = JPEGCoder()
 
-    /// The previous path: 8/8 RGB with merged upsampling, then the area resampler.
-    private func reference(_ data: Data, target: PixelSize) throws -> [UInt8] {
+    /// The previous path: RGB at `numerator`/8 (merged upsampling at 8/8, libjpeg's default below),
+    /// then the area resampler.
+    private func reference(_ data: Data, target: PixelSize, numerator: Int) throws -> [UInt8] {
         let handle = try JPEGDecoderHandle(pluginName: "t")
         return try data.withUnsafeBytes { bytes in
             handle.setSource(bytes)
             _ = try handle.readHeader()
-            handle.setFastUpsampling(true)
-            let output = try handle.start(numerator: 8, buffered: false)
+            handle.setFastUpsampling(numerator == 8)
+            let output = try handle.start(numerator: numerator, buffered: false)
             #expect(output.channels == 3)
             var pixels = [UInt8](repeating: 0, count: output.width * output.height * 3)
             try pixels.withUnsafeMutableBytes { try handle.readPixels(into: $0, bytesPerRow: output.width * 3) }
@@ -39,17 +40,17 @@ struct RawThumbnailTests {
         }
     }
 
-    private func compare(_ data: Data, box: PixelSize, label: String) throws {
+    private func compare(_ data: Data, box: PixelSize, label: String, numerator: Int = 8) throws {
         let handle = try JPEGDecoderHandle(pluginName: "t")
         let eligible = try data.withUnsafeBytes { bytes in
             handle.setSource(bytes)
             _ = try handle.readHeader()
-            return handle.rawEligible(numerator: 8)
+            return handle.rawEligible(numerator: numerator)
         }
         #expect(eligible, "\(label) should take the raw path")
         let image = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: box))
         let target = PixelSize(width: image.width, height: image.height)
-        let expected = try reference(data, target: target)
+        let expected = try reference(data, target: target, numerator: numerator)
         #expect(image.pixelFormat == .rgb8 && image.pixels.count == expected.count)
         var total = 0
         var largest = 0
@@ -77,6 +78,19 @@ struct RawThumbnailTests {
     @Test("a large photo into boxes that need 8/8", arguments: [1000, 1500])
     func largePhoto(side: Int) throws {
         try compare(try TestData.data("exif-orientation/recurser/Landscape_1.jpg"), box: PixelSize(width: side, height: side), label: "Landscape_1")
+    }
+
+    /// At 4/8 the reference upsamples chroma with libjpeg's triangle filter (djpeg's default), the
+    /// raw path averages the box-sampled chroma plane: a little more difference at chroma edges.
+    @Test("thumbnails decoded at 4/8 take the raw path too, within the same tolerance")
+    func halfScale() throws {
+        try compare(try TestData.data("jpeg/libjpeg-turbo/testorig.jpg"), box: PixelSize(width: 100, height: 100), label: "testorig", numerator: 4)
+        try compare(try TestData.data("exif-orientation/recurser/Landscape_1.jpg"), box: PixelSize(width: 600, height: 600), label: "Landscape_1", numerator: 4)
+        try compare(try Synthetic.jpeg(width: 401, height: 299, quality: 0.95), box: PixelSize(width: 128, height: 128), label: "synthetic", numerator: 4)
+        let plan = try JPEGScalePlan.make(
+            header: JPEGHeader(width: 227, height: 149), options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 100, height: 100)),
+            plugin: "t", scaledSize: { n in ((227 * n + 7) / 8, (149 * n + 7) / 8) })
+        #expect(plan.numerator == 4)
     }
 
     @Test("noise at 4:2:0: odd sizes, every sample differs from its neighbours")

@@ -111,7 +111,7 @@ void cjpeg_decoder_set_fast_upsampling(cjpeg_decoder *decoder, int enabled);
 /* Raw thumbnails: libjpeg's downsampled YCbCr planes, each area-averaged straight to the target
  * size and converted to RGB there (no full-size chroma upsampling or colour conversion).
  * Eligible after read_header: a 3-component YCbCr stream with luma sampling 1x1, 2x1 or 2x2 and
- * chroma 1x1, at scale 8/8. */
+ * chroma 1x1, at scale 1, 2, 4 or 8/8. */
 int cjpeg_decoder_raw_eligible(const cjpeg_decoder *decoder, int scale_num);
 /* Like start, for an eligible stream; the output is always 3 channels (RGB). */
 int cjpeg_decoder_start_raw(cjpeg_decoder *decoder, int scale_num, uint32_t *width, uint32_t *height);

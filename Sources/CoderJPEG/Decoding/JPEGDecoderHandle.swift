@@ -104,7 +104,7 @@ final class JPEGDecoderHandle {
     }
 
     /// After `readHeader`, before `start`: whether ``startRaw(numerator:)`` can decode this stream
-    /// (three-component YCbCr, luma sampling 1x1, 2x1 or 2x2 with 1x1 chroma, scale 8/8).
+    /// (three-component YCbCr, luma sampling 1x1, 2x1 or 2x2 with 1x1 chroma, scale 1, 2, 4 or 8/8).
     func rawEligible(numerator: Int) -> Bool { cjpeg_decoder_raw_eligible(pointer, Int32(numerator)) != 0 }
 
     /// Starts a one-shot decode of libjpeg's raw YCbCr planes; the output is RGB.
