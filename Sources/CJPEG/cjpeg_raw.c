@@ -49,36 +49,24 @@ typedef struct {
 } cjpeg_spans;
 
 /* Window i covers source [i * num / den, (i + 1) * num / den), clipped to the source; exact
- * integer arithmetic in units of 1/den. */
-static inline void cjpeg_window(int i, int source, int64_t num, int64_t den, int64_t *start, int64_t *end, int *low,
-                                int *high) {
-    *start = (int64_t)i * num;
-    *end = (int64_t)(i + 1) * num;
-    if (*end > (int64_t)source * den) *end = (int64_t)source * den;
-    *low = (int)(*start / den);
-    if (*low > source - 1) *low = source - 1;
-    *high = (int)((*end + den - 1) / den) - 1;
-    if (*high > source - 1) *high = source - 1;
-    if (*high < *low) *high = *low;
-}
-
-static int cjpeg_spans_taps(int source, int target, int64_t num, int64_t den) {
-    int taps = 1;
-    for (int i = 0; i < target; i++) {
-        int64_t start, end;
-        int low, high;
-        cjpeg_window(i, source, num, den, &start, &end, &low, &high);
-        if (high - low + 1 > taps) taps = high - low + 1;
-    }
-    return taps > source ? source : taps;
+ * integer arithmetic in units of 1/den. The windows move forward monotonically, so each bound is
+ * advanced rather than divided for, and the weights divide by the window's length only. */
+static int cjpeg_spans_taps(int source, int64_t num, int64_t den) {
+    /* A window of length num/den touches at most floor(num/den) + 2 samples. */
+    int64_t taps = num / den + 2;
+    return taps > source ? source : (int)taps;
 }
 
 static void cjpeg_spans_fill(cjpeg_spans *spans, int source, int target, int64_t num, int64_t den, int unit) {
     int taps = spans->taps;
+    int64_t limit = (int64_t)source * den;
+    int low = 0;
     for (int i = 0; i < target; i++) {
-        int64_t start, end;
-        int low, high;
-        cjpeg_window(i, source, num, den, &start, &end, &low, &high);
+        int64_t start = (int64_t)i * num, end = start + num;
+        if (end > limit) end = limit;
+        while (low < source - 1 && (int64_t)(low + 1) * den <= start) low++;
+        int high = low;
+        while (high < source - 1 && (int64_t)(high + 1) * den < end) high++;
         int first = low < source - taps ? low : source - taps;
         spans->first[i] = first;
         int *w = spans->weights + (size_t)i * taps;
@@ -363,8 +351,8 @@ int cjpeg_decoder_read_raw_resampled(cjpeg_decoder *decoder, uint32_t target_wid
         int64_t xden = (int64_t)tw * luma->h_samp_factor * luma->DCT_scaled_size;
         int64_t ynum = (int64_t)cinfo->output_height * comp->v_samp_factor * comp->DCT_scaled_size;
         int64_t yden = (int64_t)th * luma->v_samp_factor * luma->DCT_scaled_size;
-        cols[c].taps = cjpeg_spans_taps(w, tw, xnum, xden);
-        rows[c].taps = cjpeg_spans_taps(h, th, ynum, yden);
+        cols[c].taps = cjpeg_spans_taps(w, xnum, xden);
+        rows[c].taps = cjpeg_spans_taps(h, ynum, yden);
         cols[c].first = cjpeg_raw_alloc(decoder, sizeof(int) * (size_t)tw * (1 + cols[c].taps));
         cols[c].weights = cols[c].first + tw;
         rows[c].first = cjpeg_raw_alloc(decoder, sizeof(int) * (size_t)th * (1 + rows[c].taps));
