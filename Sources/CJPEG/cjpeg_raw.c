@@ -57,34 +57,52 @@ static int cjpeg_spans_taps(int source, int64_t num, int64_t den) {
     return taps > source ? source : (int)taps;
 }
 
+#define CJPEG_SPANS_FILL(NAME, T) \
+static void NAME(cjpeg_spans *spans, int source, int target, T num, T den, int unit) { \
+    int taps = spans->taps; \
+    T limit = (T)source * den; \
+    int low = 0; \
+    for (int i = 0; i < target; i++) { \
+        T start = (T)i * num, end = start + num; \
+        if (end > limit) end = limit; \
+        while (low < source - 1 && (T)(low + 1) * den <= start) low++; \
+        int high = low; \
+        while (high < source - 1 && (T)(high + 1) * den < end) high++; \
+        int first = low < source - taps ? low : source - taps; \
+        spans->first[i] = first; \
+        int *w = spans->weights + (size_t)i * taps; \
+        for (int k = 0; k < taps; k++) w[k] = 0; \
+        T total = end - start; /* > 0: start < source * den for every i < target */ \
+        int sum = 0, largest = low; \
+        T best = -1; \
+        double inv = 1.0 / (double)total; \
+        for (int s = low; s <= high; s++) { \
+            T lo = (T)s * den > start ? (T)s * den : start; \
+            T hi = (T)(s + 1) * den < end ? (T)(s + 1) * den : end; \
+            T overlap = hi > lo ? hi - lo : 0; \
+            T x = overlap * unit + total / 2; \
+            int fixed = (int)((double)x * inv); /* x / total, then made exact */ \
+            if ((T)(fixed + 1) * total <= x) fixed++; \
+            else if ((T)fixed * total > x) fixed--; \
+            w[s - first] = fixed; \
+            sum += fixed; \
+            if (overlap > best) { best = overlap; largest = s; } \
+        } \
+        w[largest - first] += unit - sum; \
+    } \
+}
+
+/* In 32-bit arithmetic when every product fits (any thumbnail of a photo), else in 64-bit. */
+CJPEG_SPANS_FILL(cjpeg_spans_fill32, int32_t)
+CJPEG_SPANS_FILL(cjpeg_spans_fill64, int64_t)
+
 static void cjpeg_spans_fill(cjpeg_spans *spans, int source, int target, int64_t num, int64_t den, int unit) {
-    int taps = spans->taps;
-    int64_t limit = (int64_t)source * den;
-    int low = 0;
-    for (int i = 0; i < target; i++) {
-        int64_t start = (int64_t)i * num, end = start + num;
-        if (end > limit) end = limit;
-        while (low < source - 1 && (int64_t)(low + 1) * den <= start) low++;
-        int high = low;
-        while (high < source - 1 && (int64_t)(high + 1) * den < end) high++;
-        int first = low < source - taps ? low : source - taps;
-        spans->first[i] = first;
-        int *w = spans->weights + (size_t)i * taps;
-        for (int k = 0; k < taps; k++) w[k] = 0;
-        int64_t total = end - start; /* > 0: start < source * den for every i < target */
-        int sum = 0, largest = low;
-        int64_t best = -1;
-        for (int s = low; s <= high; s++) {
-            int64_t lo = (int64_t)s * den > start ? (int64_t)s * den : start;
-            int64_t hi = (int64_t)(s + 1) * den < end ? (int64_t)(s + 1) * den : end;
-            int64_t overlap = hi > lo ? hi - lo : 0;
-            int fixed = (int)((overlap * unit + total / 2) / total);
-            w[s - first] = fixed;
-            sum += fixed;
-            if (overlap > best) { best = overlap; largest = s; }
-        }
-        w[largest - first] += unit - sum;
-    }
+    int64_t bound = (int64_t)target * num + num;
+    if ((int64_t)source * den + den > bound) bound = (int64_t)source * den + den;
+    if (bound < INT32_MAX / 2 && num * unit < INT32_MAX / 2)
+        cjpeg_spans_fill32(spans, source, target, (int32_t)num, (int32_t)den, unit);
+    else
+        cjpeg_spans_fill64(spans, source, target, num, den, unit);
 }
 
 /* Vertical weights sum to 2^8 (sums stay in uint16 as 8.8 fixed point, so the row loop is a flat
@@ -239,8 +257,7 @@ static void cjpeg_ycc_group_to_rgb(const uint16_t *restrict yp, const uint16_t *
     int x = 0;
 #if defined(__SSE2__)
     /* Eight columns at a time: transposed back to rows, packed to bytes, interleaved to RGBX and
-     * stored as overlapping 4-byte pixels (each X byte is overwritten by the next pixel's R;
-     * the row's last block is stored exactly). */
+     * stored as overlapping 8-byte pairs of pixels (the row's last block is stored exactly). */
     for (; x + 8 <= tw; x += 8) {
         __m128i R[8], G[8], B[8];
         for (int i = 0; i < 8; i++) {
@@ -258,14 +275,15 @@ static void cjpeg_ycc_group_to_rgb(const uint16_t *restrict yp, const uint16_t *
             __m128i lo = _mm_unpacklo_epi16(rgi, bz), hi = _mm_unpackhi_epi16(rgi, bz);
             uint8_t *o = rows[lane] + 3 * x;
             if (x + 8 < tw) {
-                for (int i = 0; i < 4; i++, lo = _mm_srli_si128(lo, 4)) {
-                    uint32_t v = (uint32_t)_mm_cvtsi128_si32(lo);
-                    memcpy(o + 3 * i, &v, 4);
-                }
-                for (int i = 4; i < 8; i++, hi = _mm_srli_si128(hi, 4)) {
-                    uint32_t v = (uint32_t)_mm_cvtsi128_si32(hi);
-                    memcpy(o + 3 * i, &v, 4);
-                }
+                /* Each 64-bit lane holds two RGBX pixels; squeeze out the X to 6 bytes and store
+                 * 8, the last 2 overwritten by the next store (or the next block). */
+                __m128i m0 = _mm_set1_epi64x(0xFFFFFF), m1 = _mm_set1_epi64x(0xFFFFFF000000);
+                __m128i plo = _mm_or_si128(_mm_and_si128(lo, m0), _mm_and_si128(_mm_srli_epi64(lo, 8), m1));
+                __m128i phi = _mm_or_si128(_mm_and_si128(hi, m0), _mm_and_si128(_mm_srli_epi64(hi, 8), m1));
+                _mm_storel_epi64((__m128i *)o, plo);
+                _mm_storel_epi64((__m128i *)(o + 6), _mm_unpackhi_epi64(plo, plo));
+                _mm_storel_epi64((__m128i *)(o + 12), phi);
+                _mm_storel_epi64((__m128i *)(o + 18), _mm_unpackhi_epi64(phi, phi));
             } else {
                 uint8_t t[32];
                 _mm_storeu_si128((__m128i *)t, lo);
