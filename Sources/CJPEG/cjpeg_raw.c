@@ -120,7 +120,7 @@ static void cjpeg_spans_fill(cjpeg_spans *spans, int source, int target, int64_t
  * column-interleaved layout. */
 #define CJPEG_GROUP 8
 
-/* (v * w) >> 16 per lane, horizontal weights summing to 2^15 (so a sum is half the 8.8 value),
+/* (v * w) >> 16 per lane, horizontal weights summing to 2^15: each output is the sample with 7 fractional bits (0...32640),
  * each weight stored 8 times over (one vector per tap). */
 static inline __attribute__((always_inline)) void cjpeg_hpass_taps(const uint16_t *restrict columns, const int *restrict first,
                                                                    const uint16_t *restrict weights, uint16_t *restrict out,
@@ -133,12 +133,12 @@ static inline __attribute__((always_inline)) void cjpeg_hpass_taps(const uint16_
         for (int k = 0; k < taps; k++)
             acc = _mm_add_epi16(acc, _mm_mulhi_epu16(_mm_loadu_si128((const __m128i *)(base + k * CJPEG_GROUP)),
                                                      _mm_loadu_si128((const __m128i *)(w + k * CJPEG_GROUP))));
-        _mm_storeu_si128((__m128i *)(out + (size_t)x * CJPEG_GROUP), _mm_slli_epi16(acc, 1));
+        _mm_storeu_si128((__m128i *)(out + (size_t)x * CJPEG_GROUP), acc);
 #else
         for (int lane = 0; lane < CJPEG_GROUP; lane++) {
             unsigned acc = 0;
             for (int k = 0; k < taps; k++) acc += ((unsigned)base[k * CJPEG_GROUP + lane] * w[k * CJPEG_GROUP]) >> 16;
-            out[(size_t)x * CJPEG_GROUP + lane] = (uint16_t)(acc << 1);
+            out[(size_t)x * CJPEG_GROUP + lane] = (uint16_t)acc;
         }
 #endif
     }
@@ -206,8 +206,8 @@ static void cjpeg_vpass_row(const uint8_t *restrict ring, size_t stride, int rin
 }
 
 /* JFIF YCbCr -> RGB (libjpeg's jdcolor.c: R = Y + 1.40200 Cr', G = Y - 0.34414 Cb' - 0.71414 Cr',
- * B = Y + 1.77200 Cb') on column-interleaved 8.8 samples, in signed 16-bit arithmetic as
- * libjpeg-turbo's SIMD does it: samples halved to 7 fractional bits, each coefficient split so the
+ * B = Y + 1.77200 Cb') on column-interleaved samples with 7 fractional bits, in signed 16-bit arithmetic as
+ * libjpeg-turbo's SIMD does it: each coefficient split so the
  * multiplier fits (1.402 = 1 + 0.402, ...), mulhi = (a * b) >> 16 on 2a, saturating adds.
  * Writes pixel x of the group's row r at rows[r] + 3x. */
 enum { CJPEG_K_CR_R = 13173, CJPEG_K_CB_G = 11277, CJPEG_K_CR_G = 23401, CJPEG_K_CB_B = 25297 }; /* round(k * 2^15) */
@@ -241,9 +241,9 @@ static inline void cjpeg_transpose8(__m128i v[8]) {
 static inline void cjpeg_ycc_column(const uint16_t *yv, const uint16_t *cbv, const uint16_t *crv, __m128i *r, __m128i *g,
                                     __m128i *b) {
     __m128i center = _mm_set1_epi16(128 << 7);
-    __m128i y = _mm_add_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)yv), 1), _mm_set1_epi16(64));
-    __m128i cb = _mm_sub_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)cbv), 1), center);
-    __m128i cr = _mm_sub_epi16(_mm_srli_epi16(_mm_loadu_si128((const __m128i *)crv), 1), center);
+    __m128i y = _mm_add_epi16(_mm_loadu_si128((const __m128i *)yv), _mm_set1_epi16(64));
+    __m128i cb = _mm_sub_epi16(_mm_loadu_si128((const __m128i *)cbv), center);
+    __m128i cr = _mm_sub_epi16(_mm_loadu_si128((const __m128i *)crv), center);
     __m128i cb2 = _mm_add_epi16(cb, cb), cr2 = _mm_add_epi16(cr, cr);
     *r = _mm_srai_epi16(_mm_adds_epi16(y, _mm_add_epi16(cr, _mm_mulhi_epi16(cr2, _mm_set1_epi16(CJPEG_K_CR_R)))), 7);
     *g = _mm_srai_epi16(_mm_subs_epi16(y, _mm_add_epi16(_mm_mulhi_epi16(cb2, _mm_set1_epi16(CJPEG_K_CB_G)),
@@ -303,8 +303,8 @@ static void cjpeg_ycc_group_to_rgb(const uint16_t *restrict yp, const uint16_t *
         _mm_storel_epi64((__m128i *)(px + 16), _mm_packus_epi16(b, b));
 #else
         for (int lane = 0; lane < CJPEG_GROUP; lane++) {
-            int y = (yv[lane] >> 1) + 64;
-            int cb = (cbv[lane] >> 1) - (128 << 7), cr = (crv[lane] >> 1) - (128 << 7);
+            int y = yv[lane] + 64;
+            int cb = cbv[lane] - (128 << 7), cr = crv[lane] - (128 << 7);
             int r = cjpeg_sat16(y + (int16_t)(cr + cjpeg_mulhi(2 * cr, CJPEG_K_CR_R)));
             int g = cjpeg_sat16(y - (int16_t)(cjpeg_mulhi(2 * cb, CJPEG_K_CB_G) + cjpeg_mulhi(2 * cr, CJPEG_K_CR_G)));
             int b = cjpeg_sat16(y + (int16_t)(cb + cjpeg_mulhi(2 * cb, CJPEG_K_CB_B)));
