@@ -57,7 +57,11 @@ struct cjpeg_decoder {
     JSAMPARRAY cmyk_row;  /* one CMYK row, in libjpeg's image pool */
     int output_open;      /* buffered mode: an output pass is running */
     int shown_scan;       /* buffered mode: the scan the last preview showed */
+    int fast_upsampling;  /* merged chroma upsampling: cheaper, not djpeg's default pixels */
     int poisoned;         /* a call failed: libjpeg's state is no longer usable */
+    int raw;              /* a raw (planar YCbCr) thumbnail decode */
+    void *raw_blocks[16]; /* its malloc'd planes and tables, freed when it ends or at destroy */
+    int raw_block_count;
 };
 
 /* Error and source managers (cjpeg_managers.c). */
@@ -85,6 +89,13 @@ int cjpeg_usage_error(cjpeg_decoder *decoder, const char *message);
 /* Output helpers (cjpeg_decode.c), to be called inside a setjmp guard. */
 void cjpeg_configure_output(cjpeg_decoder *decoder, int scale_num);
 void cjpeg_after_start(cjpeg_decoder *decoder, uint32_t *width, uint32_t *height, int *channels);
-JDIMENSION cjpeg_read_rows(cjpeg_decoder *decoder, uint8_t *dst, size_t stride);
+/* Reads up to max_rows (at most 16) rows at the current scanline; dst holds row first_row. */
+JDIMENSION cjpeg_read_rows(cjpeg_decoder *decoder, uint8_t *dst, size_t stride, JDIMENSION first_row,
+                           JDIMENSION max_rows);
+
+/* Finishes a one-shot decode after its last row, with the truncation check. */
+int cjpeg_finish_one_shot(cjpeg_decoder *decoder);
+/* Frees the raw decode's buffers (cjpeg_raw.c). */
+void cjpeg_raw_release(cjpeg_decoder *decoder);
 
 #endif

@@ -20,7 +20,7 @@ int cjpeg_decoder_start_buffered(cjpeg_decoder *decoder, int scale_num, uint32_t
 static void cjpeg_read_whole_pass(cjpeg_decoder *decoder, uint8_t *dst, size_t stride) {
     j_decompress_ptr cinfo = &decoder->cinfo;
     while (cinfo->output_scanline < cinfo->output_height) {
-        if (cjpeg_read_rows(decoder, dst, stride) == 0)
+        if (cjpeg_read_rows(decoder, dst, stride, 0, 16) == 0)
             cjpeg_fail((j_common_ptr)cinfo, CJPEG_FAILURE_CORRUPT, "libjpeg stalled in an output pass");
     }
 }
@@ -67,7 +67,7 @@ int cjpeg_decoder_advance(cjpeg_decoder *decoder, uint8_t *dst, size_t stride, i
         }
         JDIMENSION before = cinfo->output_scanline;
         while (cinfo->output_scanline < cinfo->output_height) {
-            if (cjpeg_read_rows(decoder, dst, stride) == 0) break; /* waiting for input */
+            if (cjpeg_read_rows(decoder, dst, stride, 0, 16) == 0) break; /* waiting for input */
         }
         if (cinfo->output_scanline > before) *event = CJPEG_EVENT_PREVIEW;
         return CJPEG_OK;

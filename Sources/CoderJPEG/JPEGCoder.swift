@@ -9,11 +9,14 @@ import ImageKernel
 /// EXIF orientation (not applied) and carries the ICC profile. Lossless and 12-bit JPEGs throw
 /// ``ImageKernelError/Code/unsupported``.
 ///
-/// A ``DecodeOptions/thumbnailPixelSize`` decodes through libjpeg's DCT scaling at the smallest
-/// N/8 whose output is at least ``PixelSize/thumbnail(of:fitting:)``, then area-averages to
-/// exactly that size (aspect kept, inside the box); full-size pixels are never produced. A header over ``DecodeOptions/pixelLimit`` is refused before any pixel
-/// buffer exists, or, with ``DecodeOptions/scaleDownLargeImages``, decoded at the largest N/8
-/// that fits.
+/// A ``DecodeOptions/thumbnailPixelSize`` decodes through libjpeg-turbo's DCT scaling at the
+/// smallest *fast* scale (1/8, 2/8, 4/8 or 8/8, the ones with SIMD paths; see ``JPEGScalePlan``)
+/// whose output covers ``PixelSize/thumbnail(of:fitting:)``, reading it a strip at a time into an
+/// area-average downscale to exactly that size (aspect kept, inside the box). So a thumbnail never
+/// costs more than a full decode, and full-size pixels never exist whole. A box with a side of
+/// zero or less means full size. A header over ``DecodeOptions/pixelLimit`` is refused before any
+/// pixel buffer exists, or, with ``DecodeOptions/scaleDownLargeImages``, delivered at the size of
+/// the largest N/8 under the limit (reached from a fast scale when N/8 is a slow one).
 ///
 /// Encodes gray (as grayscale JPEG) and RGB images; alpha is composited over
 /// ``EncodeOptions/backgroundColor`` first and 16-bit samples keep their high byte.
@@ -50,14 +53,21 @@ public struct JPEGCoder: ProgressiveImageCoder {
         }
     }
 
-    /// Reads the header, plans the scale, decodes every row, then shrinks to the thumbnail size.
+    /// Reads the header, plans the scale, then decodes every row into the image, or (with a final
+    /// downscale) a strip at a time through the area resampler.
     private func decodeWhole(_ handle: JPEGDecoderHandle, options: DecodeOptions) throws(ImageKernelError) -> Image {
         guard let header = try handle.readHeader() else {
             throw handle.failure(.internalError, "libjpeg asked for more data after the end of input")
         }
         let metadata = JPEGMetadata(markers: handle.markers())
         let plan = try JPEGScalePlan.make(header: header, options: options, plugin: name, scaledSize: handle.scaledSize)
+        if let target = plan.finalSize, header.pixelCount <= options.pixelLimit, handle.rawEligible(numerator: plan.numerator) {
+            return try decodeRaw(handle, numerator: plan.numerator, target: target, metadata: metadata, scale: options.scale)
+        }
+        handle.setFastUpsampling(plan.usesFastUpsampling)
         let output = try handle.start(numerator: plan.numerator, buffered: false)
+        let builder = JPEGImageBuilder(output: output, plan: plan, metadata: metadata, scale: options.scale)
+        if plan.finalSize != nil { return try builder.streamedImage(from: handle) }
         let bytesPerRow = output.width * output.channels
         var failure: ImageKernelError?
         // Uninitialised: libjpeg writes every byte, and a zero fill would cost a full pass.
@@ -69,8 +79,32 @@ public struct JPEGCoder: ProgressiveImageCoder {
             count = failure == nil ? buffer.count : 0
         }
         if let failure { throw failure }
-        return try JPEGImageBuilder(output: output, plan: plan, metadata: metadata, scale: options.scale)
-            .image(from: pixels, isPreview: false)
+        return try builder.image(from: pixels, isPreview: false)
+    }
+
+    /// A thumbnail from libjpeg's raw YCbCr planes (YCbCr with common sampling, at the plan's fast
+    /// scale): no chroma upsampling or colour conversion at the DCT output size; each plane is
+    /// streamed through a small ring of rows, area-averaged straight to `target` and converted to
+    /// RGB there. Used within the pixel limit only, so a scale-down of an over-limit image keeps the
+    /// path whose memory the planner accounts for.
+    private func decodeRaw(
+        _ handle: JPEGDecoderHandle, numerator: Int, target: PixelSize, metadata: JPEGMetadata, scale: Double
+    ) throws(ImageKernelError) -> Image {
+        _ = try handle.startRaw(numerator: numerator)
+        let bytesPerRow = target.width * 3
+        var failure: ImageKernelError?
+        let pixels = [UInt8](unsafeUninitializedCapacity: bytesPerRow * target.height) { buffer, count in
+            let result = Result { () throws(ImageKernelError) in
+                try handle.readRawResampled(to: target, into: UnsafeMutableRawBufferPointer(buffer), bytesPerRow: bytesPerRow)
+            }
+            if case .failure(let error) = result { failure = error }
+            count = failure == nil ? buffer.count : 0
+        }
+        if let failure { throw failure }
+        return try Image(
+            width: target.width, height: target.height, pixelFormat: .rgb8, pixels: pixels,
+            orientation: metadata.orientation, iccProfile: metadata.iccProfile, sourceFormat: .jpeg,
+            scale: scale, isPreview: false)
     }
 
     /// A decoder for bytes that arrive in chunks: previews of each completed progressive scan (or

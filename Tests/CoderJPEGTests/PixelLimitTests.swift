@@ -27,6 +27,24 @@ struct PixelLimitTests {
         #expect(image.width == 114 && image.height == 75)
     }
 
+    @Test("scaleDownLargeImages reaches a slow N/8 size from a fast scale, never over the limit")
+    func scaleDownUsesFastScale() throws {
+        let data = try TestData.data(testorig)
+        // 7/8 gives 199x131 = 26,069 (fits 30,000); 8/8 does not. Decoded at 8/8 a strip at a
+        // time and area-averaged to 199x131, so the full-size pixels never exist whole.
+        let options = DecodeOptions(pixelLimit: 30_000, scaleDownLargeImages: true)
+        let image = try coder.decode(data, options: options)
+        #expect(image.width == 199 && image.height == 131)
+        #expect(image.width * image.height <= 30_000)
+        // The progressive decoder keeps its whole canvas, so it decodes at 7/8 itself.
+        let progressive = coder.makeProgressiveDecoder(options: options)
+        let final = try #require(try progressive.append(data))
+        #expect(final.width == 199 && final.height == 131)
+        // 3/8 (86x56 = 4,816) is reached from 4/8 the same way.
+        let small = try coder.decode(data, options: DecodeOptions(pixelLimit: 5_000, scaleDownLargeImages: true))
+        #expect(small.width == 86 && small.height == 56)
+    }
+
     @Test("scaleDownLargeImages still refuses when even 1/8 is over the limit")
     func scaleDownRefusesWhenEighthIsOver() throws {
         let data = try TestData.data(testorig)

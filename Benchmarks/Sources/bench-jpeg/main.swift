@@ -13,6 +13,7 @@ import ImageKernel
 //    Goal ≥ 1.0×. And vs a full decode plus a plain area-average resize. Goal ≥ 4×. Two 6000×4000
 //    inputs: a synthetic texture (1.8 bits/pixel, entropy decoding dominates) and a real photo
 //    from the corpus upscaled (smoother, about 0.9 bits/pixel).
+// `bench-jpeg grid` runs only the thumbnail-versus-full-decode grid (ThumbnailGrid.swift).
 // Times are medians of interleaved runs; ratios are baseline time / CoderJPEG time.
 
 let iterations = Int(ProcessInfo.processInfo.environment["BENCH_ITERATIONS"] ?? "") ?? 9
@@ -29,6 +30,12 @@ func interleaved(_ count: Int = iterations, ours: () throws -> Void, baseline: (
         b += try Measure.samples(iterations: 1, warmup: 0, baseline)
     }
     return (Measure.median(a), Measure.median(b))
+}
+
+if CommandLine.arguments.dropFirst().first == "grid" {
+    let photo = try coder.decode(Data(contentsOf: Corpus.testData.appendingPathComponent("exif-orientation/recurser/Landscape_1.jpg")), options: DecodeOptions())
+    try benchmarkThumbnailGrid(photo: photo, only: CommandLine.arguments.dropFirst(2).first)
+    exit(0)
 }
 
 // MARK: 1. Decode throughput

@@ -98,6 +98,28 @@ int cjpeg_decoder_start(cjpeg_decoder *decoder, int scale_num, uint32_t *width, 
  * whose data ran out before the image was complete fails with CJPEG_FAILURE_TRUNCATED. */
 int cjpeg_decoder_read_pixels(cjpeg_decoder *decoder, uint8_t *dst, size_t stride);
 
+/* One-shot decode, a strip at a time: writes up to capacity rows into dst (its first row is the
+ * next row of the image) and reports how many. After the last row it finishes as read_pixels
+ * does; *rows is 0 only once the image is complete. */
+int cjpeg_decoder_read_strip(cjpeg_decoder *decoder, uint8_t *dst, size_t stride, uint32_t capacity,
+                             uint32_t *rows);
+/* Before start: merged (non-fancy) chroma upsampling, which libjpeg-turbo does in SIMD and which
+ * is cheaper at full scale, for output that is averaged down afterwards. A full-size decode must
+ * not use it: its pixels then differ from djpeg's default. */
+void cjpeg_decoder_set_fast_upsampling(cjpeg_decoder *decoder, int enabled);
+
+/* Raw thumbnails: libjpeg's downsampled YCbCr planes, each area-averaged straight to the target
+ * size and converted to RGB there (no full-size chroma upsampling or colour conversion).
+ * Eligible after read_header: a 3-component YCbCr stream with luma sampling 1x1, 2x1 or 2x2 and
+ * chroma 1x1, at scale 1, 2, 4 or 8/8. */
+int cjpeg_decoder_raw_eligible(const cjpeg_decoder *decoder, int scale_num);
+/* Like start, for an eligible stream; the output is always 3 channels (RGB). */
+int cjpeg_decoder_start_raw(cjpeg_decoder *decoder, int scale_num, uint32_t *width, uint32_t *height);
+/* Decodes every row, writes the target_width x target_height RGB image into dst (rows dst_stride
+ * bytes apart) and finishes as read_pixels does. */
+int cjpeg_decoder_read_raw_resampled(cjpeg_decoder *decoder, uint32_t target_width, uint32_t target_height,
+                                     uint8_t *dst, size_t dst_stride);
+
 /* Incremental decode (buffered-image mode): like start, after read_header. */
 int cjpeg_decoder_start_buffered(cjpeg_decoder *decoder, int scale_num, uint32_t *width,
                                  uint32_t *height, int *channels);

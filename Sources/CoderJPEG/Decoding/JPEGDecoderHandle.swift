@@ -91,6 +91,46 @@ final class JPEGDecoderHandle {
         }
     }
 
+    /// One-shot, a strip at a time: writes up to `capacity` rows (the next rows of the image) and
+    /// returns how many; 0 once the image is complete and finished.
+    func readStrip(into destination: UnsafeMutableRawBufferPointer, bytesPerRow: Int, capacity: Int) throws(ImageKernelError) -> Int {
+        precondition(destination.count >= capacity * bytesPerRow)
+        var rows: UInt32 = 0
+        let base = destination.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard try check(cjpeg_decoder_read_strip(pointer, base, bytesPerRow, UInt32(capacity), &rows)) == .done else {
+            throw failure(.internalError, "libjpeg asked for more data after the end of input")
+        }
+        return Int(rows)
+    }
+
+    /// After `readHeader`, before `start`: whether ``startRaw(numerator:)`` can decode this stream
+    /// (three-component YCbCr, luma sampling 1x1, 2x1 or 2x2 with 1x1 chroma, scale 1, 2, 4 or 8/8).
+    func rawEligible(numerator: Int) -> Bool { cjpeg_decoder_raw_eligible(pointer, Int32(numerator)) != 0 }
+
+    /// Starts a one-shot decode of libjpeg's raw YCbCr planes; the output is RGB.
+    func startRaw(numerator: Int) throws(ImageKernelError) -> Output {
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        guard try check(cjpeg_decoder_start_raw(pointer, Int32(numerator), &width, &height)) == .done else {
+            throw failure(.internalError, "libjpeg asked for more data after the end of input")
+        }
+        return Output(width: Int(width), height: Int(height), channels: 3)
+    }
+
+    /// After ``startRaw(numerator:)``: decodes every row, writes the `target`-size RGB image
+    /// (planes area-averaged to `target`, then converted) and finishes.
+    func readRawResampled(to target: PixelSize, into destination: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(ImageKernelError) {
+        precondition(destination.count >= target.height * bytesPerRow && bytesPerRow >= target.width * 3)
+        let base = destination.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard try check(cjpeg_decoder_read_raw_resampled(pointer, UInt32(target.width), UInt32(target.height), base, bytesPerRow)) == .done else {
+            throw failure(.internalError, "libjpeg asked for more data after the end of input")
+        }
+    }
+
+    /// Before `start`: libjpeg-turbo's merged (non-fancy) chroma upsampling, cheaper at 8/8 but
+    /// not djpeg's default pixels, so only for output that is averaged down afterwards.
+    func setFastUpsampling(_ enabled: Bool) { cjpeg_decoder_set_fast_upsampling(pointer, enabled ? 1 : 0) }
+
     /// Incremental: what became visible in `destination`.
     enum Event { case none, preview, final }
 

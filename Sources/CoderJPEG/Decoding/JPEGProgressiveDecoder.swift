@@ -55,8 +55,10 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
         if case .header = state {
             guard let header = try handle.readHeader() else { return nil }
             let metadata = JPEGMetadata(markers: handle.markers())
+            // Previews need the whole DCT output as a canvas, so it must fit the pixel limit itself.
             let plan = try JPEGScalePlan.make(
-                header: header, options: options, plugin: pluginName, scaledSize: handle.scaledSize)
+                header: header, options: options, plugin: pluginName, streamed: false, scaledSize: handle.scaledSize)
+            handle.setFastUpsampling(plan.usesFastUpsampling)
             if header.isArithmetic {
                 state = .awaitingEOI(plan, metadata)
             } else {
