@@ -27,6 +27,21 @@ struct StreamingThumbnailTests {
         }
     }
 
+    /// Shrinks that take each integer kernel path for 8-bit samples: boxes of 1–2 and 2–3
+    /// columns (specialised), wider ones (a loop), alpha multipliers from the table (small
+    /// boxes) and from one division per pixel (large boxes), and boxes too large for either.
+    @Test("8-bit thumbnails through every integer kernel path are the exact box average", arguments: [PixelFormat.gray8, .grayAlpha8, .rgb8, .rgba8])
+    func integerKernelPathsAreExact(_ format: PixelFormat) throws {
+        let image = try makeImage(width: 401, height: 301, format: format, seed: 11)
+        let data = try coder.encode(image, as: .png, options: EncodeOptions(compressionLevel: 1))
+        let full = try coder.decode(data, options: DecodeOptions())
+        for side in [400, 256, 200, 150, 128, 64, 33, 7, 2] {
+            let box = PixelSize(width: side, height: side)
+            let thumbnail = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: box))
+            #expect(thumbnail.pixels == referenceBoxAverage(full, width: thumbnail.width, height: thumbnail.height), "\(format) in \(side)")
+        }
+    }
+
     @Test("an interlaced file (full buffer first) gives the same thumbnail as the row-by-row path")
     func interlacedThumbnailMatchesRowByRowThumbnail() throws {
         let image = try makeImage(width: 120, height: 90, format: .rgba8, seed: 3)

@@ -39,6 +39,22 @@ func benchThumbnails(coder: PNGCoder) throws {
     }
 }
 
+/// Decodes one generated image (`width`×`width`·3/4, `channels` 8-bit channels) `count` times
+/// with a thumbnail box of `box` (0: a plain full decode) and prints the median CPU time: a
+/// steady loop for a profiler to sample.
+func profileThumbnail(coder: PNGCoder, channels: Int, box: Int, count: Int, width: Int) {
+    let image = photoLike(width: width, height: width * 3 / 4, channels: channels)
+    let data = try! coder.encode(image, as: .png, options: EncodeOptions(compressionLevel: 6))
+    let options = box == 0 ? DecodeOptions() : DecodeOptions(thumbnailPixelSize: PixelSize(width: box, height: box))
+    var times: [Double] = []
+    for _ in 0..<count {
+        let start = threadCPUSeconds()
+        _ = try? coder.decode(data, options: options)
+        times.append(threadCPUSeconds() - start)
+    }
+    print(String(format: "%d channels %dx%d box %d: median cpu %.3f ms over %d decodes", channels, image.width, image.height, box, Measure.median(times) * 1e3, count))
+}
+
 /// This thread's CPU time in seconds.
 func threadCPUSeconds() -> Double {
     var time = timespec()

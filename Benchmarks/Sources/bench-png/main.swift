@@ -93,6 +93,13 @@ func baselineEncode(_ image: Image, level: Int, interlace: Bool) -> Int {
 
 let coder = PNGCoder()
 let goal = "goal >= 0.95x"
+if let flag = CommandLine.arguments.firstIndex(of: "--profile-thumbnail") {
+    // One cell of the thumbnail table, decoded in a loop, for a profiler (see Thumbnails.swift).
+    let numbers = CommandLine.arguments[(flag + 1)...].compactMap { Int($0) }
+    guard numbers.count == 4 else { fatalError("usage: --profile-thumbnail CHANNELS BOX(0 = full decode) COUNT WIDTH") }
+    profileThumbnail(coder: coder, channels: numbers[0], box: numbers[1], count: numbers[2], width: numbers[3])
+    exit(0)
+}
 if CommandLine.arguments.contains("--thumbnails") {
     // Only the thumbnail table (see Thumbnails.swift).
     try benchThumbnails(coder: coder)

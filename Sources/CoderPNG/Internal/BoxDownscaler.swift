@@ -27,10 +27,14 @@ struct BoxDownscaler {
     private let rowBounds: [Int]
     /// One sum per source sample, added row by row (premultiplied where there is alpha): 32-bit
     /// for 8-bit samples (twice the lanes per vector), 64-bit for 16-bit. The other one is empty.
+    /// (`narrowSums` has one pixel of zeros past the last column, for ``FixedPointBoxes``.)
     private var narrowSums: [UInt32] = []
     private var wideSums: [UInt64] = []
     /// One sum per output sample of the output row being built.
     private var boxSums: [UInt64]
+    /// The integer kernel for 8-bit rows reduced straight from the column sums, when its
+    /// divisors fit (nil: 16-bit samples or huge boxes, which keep ``BoxKernels``).
+    private let fixedPoint: FixedPointBoxes?
     /// Rows added to the column sums since they were last reduced into `boxSums`.
     private var pendingRows = 0
     /// Whether `boxSums` holds part of the current output row (the column sums nearly overflowed).
@@ -59,10 +63,11 @@ struct BoxDownscaler {
             wideSums = [UInt64](repeating: 0, count: samples)
             rowsPerReduction = Int(UInt64.max / perRowMax)
         } else {
-            narrowSums = [UInt32](repeating: 0, count: samples)
+            narrowSums = [UInt32](repeating: 0, count: samples + format.channelCount)
             rowsPerReduction = Int(UInt64(UInt32.max) / perRowMax)
         }
         boxSums = [UInt64](repeating: 0, count: width * format.channelCount)
+        fixedPoint = FixedPointBoxes.make(format: format, bounds: columnBounds, rowBounds: rowBounds, outputPixels: width * height)
         output = [UInt8](repeating: 0, count: width * format.bytesPerPixel * height)
     }
 
@@ -78,8 +83,11 @@ struct BoxDownscaler {
                 BoxKernels.accumulate(row.bindMemory(to: UInt16.self), into: sums, channels: channels, hasAlpha: hasAlpha)
             }
         } else {
+            let samples = sourceWidth * channels
             narrowSums.withUnsafeMutableBufferPointer { sums in
-                BoxKernels.accumulate(row.bindMemory(to: UInt8.self), into: sums, channels: channels, hasAlpha: hasAlpha)
+                BoxKernels.accumulate(
+                    row.bindMemory(to: UInt8.self), into: UnsafeMutableBufferPointer(rebasing: sums[..<samples]), channels: channels,
+                    hasAlpha: hasAlpha)
             }
         }
         sourceRow += 1
@@ -131,6 +139,11 @@ struct BoxDownscaler {
                 if wide {
                     wideSums.withUnsafeMutableBufferPointer {
                         BoxKernels.reduceAndDivide($0, bounds: bounds, rows: rows, channels: channels, into: target.bindMemory(to: UInt16.self))
+                    }
+                } else if let fixedPoint {
+                    narrowSums.withUnsafeMutableBufferPointer { sums in
+                        fixedPoint.emit(sums.baseAddress!, rows: rows, into: target.bindMemory(to: UInt8.self).baseAddress!)
+                        sums.update(repeating: 0)
                     }
                 } else {
                     narrowSums.withUnsafeMutableBufferPointer {

@@ -10,16 +10,30 @@ enum BoxKernels {
         }
     }
 
-    /// RGBA8, one pixel per 4-lane vector: `sums += (r·a, g·a, b·a, a)`.
+    /// RGBA8, four pixels per 16-lane vector (then one per 4-lane vector): `sums += (r·a, g·a, b·a, a)`.
     private static func accumulatePremultipliedRGBA(_ row: UnsafeBufferPointer<UInt8>, into sums: UnsafeMutableBufferPointer<UInt32>) {
         let source = UnsafeRawPointer(row.baseAddress!)
         let target = UnsafeMutableRawPointer(sums.baseAddress!)
-        for pixel in 0..<sums.count / 4 {
-            let samples = SIMD4<UInt32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: pixel * 4, as: SIMD4<UInt8>.self))
+        let pixels = sums.count / 4
+        var pixel = 0
+        while pixel &+ 4 <= pixels {
+            let bytes = source.loadUnaligned(fromByteOffset: pixel &* 4, as: SIMD16<UInt8>.self)
+            // Each pixel's alpha in its colour lanes, 1 in its alpha lane.
+            let weights = SIMD16<UInt8>(
+                bytes[3], bytes[3], bytes[3], 1, bytes[7], bytes[7], bytes[7], 1,
+                bytes[11], bytes[11], bytes[11], 1, bytes[15], bytes[15], bytes[15], 1)
+            let sum = target.loadUnaligned(fromByteOffset: pixel &* 16, as: SIMD16<UInt32>.self)
+            let products = SIMD16<UInt32>(truncatingIfNeeded: bytes) &* SIMD16<UInt32>(truncatingIfNeeded: weights)
+            target.storeBytes(of: sum &+ products, toByteOffset: pixel &* 16, as: SIMD16<UInt32>.self)
+            pixel &+= 4
+        }
+        while pixel < pixels {
+            let samples = SIMD4<UInt32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: pixel &* 4, as: SIMD4<UInt8>.self))
             let alpha = samples[3]
             let weights = SIMD4<UInt32>(alpha, alpha, alpha, 1)
-            let sum = target.loadUnaligned(fromByteOffset: pixel * 16, as: SIMD4<UInt32>.self)
-            target.storeBytes(of: sum &+ samples &* weights, toByteOffset: pixel * 16, as: SIMD4<UInt32>.self)
+            let sum = target.loadUnaligned(fromByteOffset: pixel &* 16, as: SIMD4<UInt32>.self)
+            target.storeBytes(of: sum &+ samples &* weights, toByteOffset: pixel &* 16, as: SIMD4<UInt32>.self)
+            pixel &+= 1
         }
     }
 
