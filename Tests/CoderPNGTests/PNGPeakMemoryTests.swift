@@ -1,6 +1,7 @@
 import CoderPNG
 import Foundation
 import ImageKernel
+import TestData
 import Testing
 
 /// The peak-memory claims, measured by the process's peak resident-set growth (see

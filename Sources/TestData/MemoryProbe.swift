@@ -17,19 +17,19 @@ private func glibcMallocTrim(_ pad: Int) -> Int32
 @_silgen_name("mallopt")
 private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
 
-enum MemoryProbe {
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String
+public enum MemoryProbe {
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// True when ThreadSanitizer (or another sanitizer runtime) is loaded: its allocator and
     /// shadow memory make resident-set figures meaningless.
-    static let underSanitizer: Bool = {
+    public static let underSanitizer: Bool = {
         let symbols: [String] = ["__tsan_init", "__asan_init"]
         return symbols.contains { dlsym(UnsafeMutableRawPointer(bitPattern: 0), $0) != nil }
     }()
 
-    static func peakGrowth<T>(_ body: () throws -> T) throws -> (result: T, bytes: Int) {
+    public static func peakGrowth<T>(_ body: () throws -> T) throws -> (result: T, bytes: Int) {
         _ = glibcMallopt(-3, 64 * 1024)
         _ = glibcMallocTrim(0)
         guard let clear = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else {
