@@ -93,9 +93,6 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
 
     init() {}
 
-    /// The number of jobs running (for tests and status).
-    var count: Int { state.withLock { $0.jobs.count } }
-
     /// Joins the work running for `key`, or starts `work` for it, and waits for its outcome.
     func value(for key: Key, subscriber: Subscriber<Value, Event>, work: @escaping Work) async throws(ImageKernelError) -> Value {
         let outcome = await withTaskCancellationHandler {
