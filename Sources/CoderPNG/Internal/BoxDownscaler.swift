@@ -1,3 +1,4 @@
+import CPNG
 import ImageKernel
 
 /// Averages an image down to a smaller size while its rows arrive top to bottom, holding only
@@ -84,10 +85,9 @@ struct BoxDownscaler {
             }
         } else {
             let samples = sourceWidth * channels
+            precondition(hasAlpha == (channels == 2 || channels == 4))
             narrowSums.withUnsafeMutableBufferPointer { sums in
-                BoxKernels.accumulate(
-                    row.bindMemory(to: UInt8.self), into: UnsafeMutableBufferPointer(rebasing: sums[..<samples]), channels: channels,
-                    hasAlpha: hasAlpha)
+                cpng_box_accumulate_u8(row.bindMemory(to: UInt8.self).baseAddress!, sums.baseAddress!, samples / channels, UInt32(channels))
             }
         }
         sourceRow += 1
