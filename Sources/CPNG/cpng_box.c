@@ -144,8 +144,126 @@ static inline __attribute__((always_inline)) void emit_row(
     }
 }
 
+#if defined(__SSE2__)
+/* RGBA boxes already summed (4 per pixel) divided: colour by the alpha sum, alpha by the pixels. */
+static void divide_rgba(const uint32_t *restrict b, const uint32_t *restrict masks, size_t width, uint32_t n, uint32_t rows,
+                        const uint32_t *restrict alpha_table, uint8_t *restrict out) {
+    const uint32_t dn = n * rows, dw = (n + 1) * rows;
+    uint32_t mn, sn, mw, sw;
+    cpng_box_reciprocal(dn, &mn, &sn);
+    cpng_box_reciprocal(dw, &mw, &sw);
+    const uint32_t hn = dn >> 1, hw = dw >> 1;
+    for (size_t x = 0; x < width; x++, b += 4, out += 4) {
+        const uint32_t mask = masks[x];
+        const uint32_t m = mask ? mw : mn, sh = mask ? sw : sn, h = mask ? hw : hn;
+        const uint32_t A = b[3];
+        uint32_t am, as;
+        if (alpha_table) {
+            am = alpha_table[A];
+            as = 31u + (31u - (uint32_t)__builtin_clz(A | 1u));
+        } else {
+            cpng_pixel_reciprocal(A, &am, &as);
+        }
+        const uint32_t ah = A >> 1;
+        out[0] = (uint8_t)cpng_div(b[0] + ah, am, as);
+        out[1] = (uint8_t)cpng_div(b[1] + ah, am, as);
+        out[2] = (uint8_t)cpng_div(b[2] + ah, am, as);
+        out[3] = (uint8_t)cpng_div(A + h, m, sh);
+    }
+}
+
+/* Rows without alpha, in two passes: each box's sums into `boxes` (4-lane vectors per pixel for
+ * 3 channels), then every sample divided 16 at a time. One shift serves both box widths: the
+ * narrow divisor's `s`, with the wide multiplier ⌊2^s/dw⌋ + 1 (below 2^32 as dw > dn), exact for
+ * x < 256·dw when 256·dw² ≤ 2^s (the same argument as above, with x·dw < 2^s). Returns 0 (nothing
+ * written) where that does not hold. */
+/* Each box's sums of 3 or 4 channels (`N` constant after inlining, 0: use `narrow`) into `boxes`,
+ * one 4-lane vector per pixel (with 3 channels the fourth lane is overwritten by the next box). */
+static inline __attribute__((always_inline)) void reduce_sse2(
+    const uint32_t *restrict s, const int32_t *restrict starts, const uint32_t *restrict masks, size_t width,
+    uint32_t narrow, const uint32_t C, const uint32_t N, uint32_t *restrict boxes) {
+    const uint32_t n = N ? N : narrow;
+    for (size_t x = 0; x < width; x++) {
+        const uint32_t *p = s + starts[x];
+        __m128i v = _mm_loadu_si128((const __m128i *)p);
+        for (uint32_t k = 1; k < n; k++) v = _mm_add_epi32(v, _mm_loadu_si128((const __m128i *)(p + C * k)));
+        const __m128i e = _mm_and_si128(_mm_loadu_si128((const __m128i *)(p + C * n)), _mm_set1_epi32((int)masks[x]));
+        _mm_storeu_si128((__m128i *)(boxes + C * x), _mm_add_epi32(v, e));
+    }
+}
+
+static void reduce_boxes_sse2(const uint32_t *s, const int32_t *starts, const uint32_t *masks, size_t width, uint32_t n,
+                              uint32_t C, uint32_t *boxes) {
+    if (C == 3) {
+        if (n == 1) reduce_sse2(s, starts, masks, width, n, 3, 1, boxes);
+        else if (n == 2) reduce_sse2(s, starts, masks, width, n, 3, 2, boxes);
+        else reduce_sse2(s, starts, masks, width, n, 3, 0, boxes);
+    } else {
+        if (n == 1) reduce_sse2(s, starts, masks, width, n, 4, 1, boxes);
+        else if (n == 2) reduce_sse2(s, starts, masks, width, n, 4, 2, boxes);
+        else reduce_sse2(s, starts, masks, width, n, 4, 0, boxes);
+    }
+}
+
+static int emit_plain_sse2(const uint32_t *restrict s, const int32_t *restrict starts, const uint32_t *restrict masks,
+                           const uint32_t *restrict sample_masks, size_t width, uint32_t n, uint32_t rows, uint32_t C,
+                           uint32_t *restrict boxes, uint8_t *restrict out) {
+    const uint32_t dn = n * rows, dw = (n + 1) * rows;
+    uint32_t mn, sh, unused, mw;
+    cpng_box_reciprocal(dn, &mn, &sh);
+    cpng_box_reciprocal(dw, &mw, &unused);
+    if ((uint64_t)256 * dw * dw > (1ull << sh)) return 0;
+    mw = (uint32_t)((1ull << sh) / dw) + 1u;
+    if (C == 3) {
+        reduce_boxes_sse2(s, starts, masks, width, n, 3, boxes);
+    } else {
+        for (size_t x = 0; x < width; x++) {
+            const uint32_t *p = s + starts[x];
+            uint32_t a = 0;
+            for (uint32_t k = 0; k < n; k++) a += p[k];
+            boxes[x] = a + (p[n] & masks[x]);
+        }
+    }
+    const size_t samples = width * C;
+    const __m128i vmn = _mm_set1_epi32((int)mn), vmx = _mm_set1_epi32((int)(mn ^ mw));
+    const __m128i vhn = _mm_set1_epi32((int)(dn >> 1)), vhx = _mm_set1_epi32((int)((dn >> 1) ^ (dw >> 1)));
+    const __m128i count = _mm_cvtsi32_si128((int)sh);
+    size_t i = 0;
+    for (; i + 16 <= samples; i += 16) {
+        __m128i q[4];
+        for (int j = 0; j < 4; j++) {
+            const __m128i wide = _mm_loadu_si128((const __m128i *)(sample_masks + i + 4 * j));
+            const __m128i m = _mm_xor_si128(vmn, _mm_and_si128(vmx, wide));
+            const __m128i x = _mm_add_epi32(_mm_loadu_si128((const __m128i *)(boxes + i + 4 * j)),
+                                            _mm_xor_si128(vhn, _mm_and_si128(vhx, wide)));
+            const __m128i even = _mm_srl_epi64(_mm_mul_epu32(x, m), count);
+            const __m128i odd = _mm_srl_epi64(_mm_mul_epu32(_mm_srli_epi64(x, 32), _mm_srli_epi64(m, 32)), count);
+            q[j] = _mm_or_si128(even, _mm_slli_epi64(odd, 32));
+        }
+        const __m128i lo = _mm_packs_epi32(q[0], q[1]), hi = _mm_packs_epi32(q[2], q[3]);
+        _mm_storeu_si128((__m128i *)(out + i), _mm_packus_epi16(lo, hi));
+    }
+    for (; i < samples; i++) {
+        const uint32_t wide = sample_masks[i];
+        out[i] = (uint8_t)cpng_div(boxes[i] + ((dn >> 1) ^ (((dn >> 1) ^ (dw >> 1)) & wide)), mn ^ ((mn ^ mw) & wide), sh);
+    }
+    return 1;
+}
+#endif
+
 void cpng_box_emit_u8(const uint32_t *sums, const int32_t *starts, const uint32_t *masks, size_t width, uint32_t narrow,
-                      uint32_t rows, uint32_t channels, const uint32_t *alpha_table, uint8_t *out) {
+                      uint32_t rows, uint32_t channels, const uint32_t *alpha_table, const uint32_t *sample_masks,
+                      uint32_t *scratch, uint8_t *out) {
+#if defined(__SSE2__)
+    if (channels == 4 && scratch) {
+        reduce_boxes_sse2(sums, starts, masks, width, narrow, 4, scratch);
+        divide_rgba(scratch, masks, width, narrow, rows, alpha_table, out);
+        return;
+    }
+    if ((channels == 1 || channels == 3) && sample_masks && scratch &&
+        emit_plain_sse2(sums, starts, masks, sample_masks, width, narrow, rows, channels, scratch, out))
+        return;
+#endif
     switch (channels * 4 + (narrow <= 2 ? narrow : 0)) {
     case 1 * 4 + 1: emit_row(sums, starts, masks, width, narrow, rows, alpha_table, out, 1, 1); break;
     case 1 * 4 + 2: emit_row(sums, starts, masks, width, narrow, rows, alpha_table, out, 1, 2); break;

@@ -150,9 +150,13 @@ void cpng_box_accumulate_u8(const uint8_t *row, uint32_t *sums, size_t pixels, u
  * column x sums `narrow` pixels from sample offset `starts[x]`, plus one more where `masks[x]` is
  * all ones (`sums` has one pixel of zero padding past its last column). Rounds to nearest;
  * with 2 or 4 channels colour is divided by the box's alpha sum. Every divisor (box pixels, and
- * 255 × box pixels with alpha) must be at most CPNG_BOX_LARGEST_DIVISOR. */
+ * 255 × box pixels with alpha) must be at most CPNG_BOX_LARGEST_DIVISOR. Given `scratch`
+ * (width × channels + 4 entries), RGB and RGBA boxes are summed by SSE2 vectors, and without alpha,
+ * given `sample_masks` (masks[x] repeated per sample, width × channels), divided by them too;
+ * `sums` then needs one more sample of padding (zero) past its padding pixel. */
 void cpng_box_emit_u8(const uint32_t *sums, const int32_t *starts, const uint32_t *masks, size_t width, uint32_t narrow,
-                      uint32_t rows, uint32_t channels, const uint32_t *alpha_table, uint8_t *out);
+                      uint32_t rows, uint32_t channels, const uint32_t *alpha_table, const uint32_t *sample_masks,
+                      uint32_t *scratch, uint8_t *out);
 
 /* Fills `table[d]` for d < count with the multiplier of d (0 for d = 0), for cpng_box_emit_u8's
  * `alpha_table` (NULL: one double division per pixel instead), which needs an entry for every

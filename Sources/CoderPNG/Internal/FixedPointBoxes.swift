@@ -40,6 +40,8 @@ struct FixedPointBoxes {
     private let cMasks: [UInt32]
     /// `cpng_box_alpha_table` for alpha sums `0...`, or empty (one division per pixel).
     private let cAlphaMultipliers: [UInt32]
+    /// `cMasks` repeated for each sample (no alpha), or empty.
+    private let cSampleMasks: [UInt32]
 
     /// `⌊2^55/d⌋ + 1`: `((x · m) >> 55) == x / d` for `x < 256·d`, `1 ≤ d ≤ 2^23`.
     @inline(__always)
@@ -77,18 +79,23 @@ struct FixedPointBoxes {
         self.usesC = usesC
         cStarts = usesC ? starts.map { Int32(truncatingIfNeeded: $0) } : []
         cMasks = usesC ? extraColumnMasks.map { UInt32(truncatingIfNeeded: $0) } : []
+        cSampleMasks = usesC && !format.hasAlpha ? cMasks.flatMap { repeatElement($0, count: format.channelCount) } : []
     }
 
     /// Writes one output row from `sums` (one per source sample, plus one zero pixel of padding
     /// past the last column) over `rows` source rows, rounded to nearest, colour unpremultiplied.
-    func emit(_ sums: UnsafePointer<UInt32>, rows: Int, into row: UnsafeMutablePointer<UInt8>) {
+    /// `scratch`: `width × channels + 4` entries; `sums` needs one sample past its padding pixel.
+    func emit(_ sums: UnsafePointer<UInt32>, rows: Int, scratch: UnsafeMutablePointer<UInt32>, into row: UnsafeMutablePointer<UInt8>) {
         if usesC {
             cStarts.withUnsafeBufferPointer { starts in
                 cMasks.withUnsafeBufferPointer { masks in
                     cAlphaMultipliers.withUnsafeBufferPointer { table in
-                        cpng_box_emit_u8(
-                            sums, starts.baseAddress!, masks.baseAddress!, starts.count, UInt32(narrowColumns), UInt32(rows),
-                            UInt32(channels), table.isEmpty ? nil : table.baseAddress, row)
+                        cSampleMasks.withUnsafeBufferPointer { sampleMasks in
+                            cpng_box_emit_u8(
+                                sums, starts.baseAddress!, masks.baseAddress!, starts.count, UInt32(narrowColumns), UInt32(rows),
+                                UInt32(channels), table.isEmpty ? nil : table.baseAddress,
+                                sampleMasks.isEmpty ? nil : sampleMasks.baseAddress, scratch, row)
+                        }
                     }
                 }
             }
