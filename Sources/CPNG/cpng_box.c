@@ -19,7 +19,12 @@
 #include <emmintrin.h>
 #endif
 
-void cpng_box_accumulate_u8(const uint8_t *restrict row, uint32_t *restrict sums, size_t pixels, uint32_t channels) {
+/* `first`: the sums hold no row yet (stored, not added: no clearing needed between boxes). */
+#define ACC(target, v) _mm_storeu_si128((__m128i *)(target), first ? (v) : _mm_add_epi32(_mm_loadu_si128((const __m128i *)(target)), (v)))
+#define SACC(target, v) ((target) = first ? (uint32_t)(v) : (target) + (uint32_t)(v))
+
+static inline __attribute__((always_inline)) void accumulate(
+    const uint8_t *restrict row, uint32_t *restrict sums, size_t pixels, uint32_t channels, const int first) {
     size_t i = 0;
     if (channels == 4) {
 #if defined(__SSE2__)
@@ -38,24 +43,24 @@ void cpng_box_accumulate_u8(const uint8_t *restrict row, uint32_t *restrict sums
             /* c·a ≤ 65025 fits an unsigned 16-bit lane. */
             __m128i plo = _mm_mullo_epi16(lo, alo), phi = _mm_mullo_epi16(hi, ahi);
             uint32_t *t = sums + 4 * i;
-            _mm_storeu_si128((__m128i *)t, _mm_add_epi32(_mm_loadu_si128((const __m128i *)t), _mm_unpacklo_epi16(plo, zero)));
-            _mm_storeu_si128((__m128i *)(t + 4), _mm_add_epi32(_mm_loadu_si128((const __m128i *)(t + 4)), _mm_unpackhi_epi16(plo, zero)));
-            _mm_storeu_si128((__m128i *)(t + 8), _mm_add_epi32(_mm_loadu_si128((const __m128i *)(t + 8)), _mm_unpacklo_epi16(phi, zero)));
-            _mm_storeu_si128((__m128i *)(t + 12), _mm_add_epi32(_mm_loadu_si128((const __m128i *)(t + 12)), _mm_unpackhi_epi16(phi, zero)));
+            ACC(t, _mm_unpacklo_epi16(plo, zero));
+            ACC((t + 4), _mm_unpackhi_epi16(plo, zero));
+            ACC((t + 8), _mm_unpacklo_epi16(phi, zero));
+            ACC((t + 12), _mm_unpackhi_epi16(phi, zero));
         }
 #endif
         for (; i < pixels; i++) {
             uint32_t a = row[4 * i + 3];
-            sums[4 * i] += row[4 * i] * a;
-            sums[4 * i + 1] += row[4 * i + 1] * a;
-            sums[4 * i + 2] += row[4 * i + 2] * a;
-            sums[4 * i + 3] += a;
+            SACC(sums[4 * i], row[4 * i] * a);
+            SACC(sums[4 * i + 1], row[4 * i + 1] * a);
+            SACC(sums[4 * i + 2], row[4 * i + 2] * a);
+            SACC(sums[4 * i + 3], a);
         }
     } else if (channels == 2) {
         for (; i < pixels; i++) {
             uint32_t a = row[2 * i + 1];
-            sums[2 * i] += row[2 * i] * a;
-            sums[2 * i + 1] += a;
+            SACC(sums[2 * i], row[2 * i] * a);
+            SACC(sums[2 * i + 1], a);
         }
     } else {
         size_t samples = pixels * channels;
@@ -65,14 +70,19 @@ void cpng_box_accumulate_u8(const uint8_t *restrict row, uint32_t *restrict sums
             __m128i bytes = _mm_loadu_si128((const __m128i *)(row + i));
             __m128i lo = _mm_unpacklo_epi8(bytes, zero), hi = _mm_unpackhi_epi8(bytes, zero);
             uint32_t *t = sums + i;
-            _mm_storeu_si128((__m128i *)t, _mm_add_epi32(_mm_loadu_si128((const __m128i *)t), _mm_unpacklo_epi16(lo, zero)));
-            _mm_storeu_si128((__m128i *)(t + 4), _mm_add_epi32(_mm_loadu_si128((const __m128i *)(t + 4)), _mm_unpackhi_epi16(lo, zero)));
-            _mm_storeu_si128((__m128i *)(t + 8), _mm_add_epi32(_mm_loadu_si128((const __m128i *)(t + 8)), _mm_unpacklo_epi16(hi, zero)));
-            _mm_storeu_si128((__m128i *)(t + 12), _mm_add_epi32(_mm_loadu_si128((const __m128i *)(t + 12)), _mm_unpackhi_epi16(hi, zero)));
+            ACC(t, _mm_unpacklo_epi16(lo, zero));
+            ACC((t + 4), _mm_unpackhi_epi16(lo, zero));
+            ACC((t + 8), _mm_unpacklo_epi16(hi, zero));
+            ACC((t + 12), _mm_unpackhi_epi16(hi, zero));
         }
 #endif
-        for (; i < samples; i++) sums[i] += row[i];
+        for (; i < samples; i++) SACC(sums[i], row[i]);
     }
+}
+
+void cpng_box_accumulate_u8(const uint8_t *row, uint32_t *sums, size_t pixels, uint32_t channels, int first) {
+    if (first) accumulate(row, sums, pixels, channels, 1);
+    else accumulate(row, sums, pixels, channels, 0);
 }
 
 static inline uint32_t cpng_div(uint32_t x, uint32_t m, uint32_t s) {

@@ -142,9 +142,10 @@ static inline void cpng_box_reciprocal(uint32_t d, uint32_t *m, uint32_t *s) {
     *m = (uint32_t)((1ull << *s) / d) + 1u;
 }
 
-/* Adds one row of `pixels` 8-bit pixels into `sums` (one per sample); with 2 or 4 channels the
- * colour is premultiplied by alpha (last channel). */
-void cpng_box_accumulate_u8(const uint8_t *row, uint32_t *sums, size_t pixels, uint32_t channels);
+/* Adds one row of `pixels` 8-bit pixels into `sums` (one per sample), or with `first` non-zero
+ * stores it (whatever `sums` held); with 2 or 4 channels the colour is premultiplied by alpha
+ * (last channel). */
+void cpng_box_accumulate_u8(const uint8_t *row, uint32_t *sums, size_t pixels, uint32_t channels, int first);
 
 /* Writes one output row of `width` pixels from the column sums over `rows` source rows: output
  * column x sums `narrow` pixels from sample offset `starts[x]`, plus one more where `masks[x]` is

@@ -90,7 +90,9 @@ struct BoxDownscaler {
             let samples = sourceWidth * channels
             precondition(hasAlpha == (channels == 2 || channels == 4))
             narrowSums.withUnsafeMutableBufferPointer { sums in
-                cpng_box_accumulate_u8(row.bindMemory(to: UInt8.self).baseAddress!, sums.baseAddress!, samples / channels, UInt32(channels))
+                // The first row since the sums were last reduced or emitted is stored, so they need no clearing.
+                cpng_box_accumulate_u8(
+                    row.bindMemory(to: UInt8.self).baseAddress!, sums.baseAddress!, samples / channels, UInt32(channels), pendingRows == 0 ? 1 : 0)
             }
         }
         sourceRow += 1
@@ -149,7 +151,7 @@ struct BoxDownscaler {
                             fixedPoint.emit(
                                 sums.baseAddress!, rows: rows, scratch: scratch.baseAddress!, into: target.bindMemory(to: UInt8.self).baseAddress!)
                         }
-                        sums.update(repeating: 0)
+                        // No clearing: the next row is stored (`pendingRows` is 0).
                     }
                 } else {
                     narrowSums.withUnsafeMutableBufferPointer {
