@@ -129,4 +129,43 @@ typedef struct cpng_encoded {
 
 cpng_status cpng_encode(const cpng_encode_params *params, cpng_encoded *result);
 
+/* ---- Box-average kernels for 8-bit thumbnails (no libpng) ----------------------------- */
+
+/* The largest divisor the kernels below take: rounded quotients (x + d/2) / d of x < 256·d. */
+#define CPNG_BOX_LARGEST_DIVISOR (1u << 22)
+
+/* 32-bit reciprocal of 1 ≤ d < 2^32: `(x · m) >> s` is `x / d` for every x < 2^30
+ * (proof in cpng_box.c). */
+static inline void cpng_box_reciprocal(uint32_t d, uint32_t *m, uint32_t *s) {
+    uint32_t lg = 31u - (uint32_t)__builtin_clz(d);
+    *s = 31u + lg;
+    *m = (uint32_t)((1ull << *s) / d) + 1u;
+}
+
+/* Adds one row of `pixels` 8-bit pixels into `sums` (one per sample), or with `first` non-zero
+ * stores it (whatever `sums` held); with 2 or 4 channels the colour is premultiplied by alpha
+ * (last channel). */
+void cpng_box_accumulate_u8(const uint8_t *row, uint32_t *sums, size_t pixels, uint32_t channels, int first);
+
+/* Writes one output row of `width` pixels from the column sums over `rows` source rows: output
+ * column x sums `narrow` pixels from sample offset `starts[x]`, plus one more where `masks[x]` is
+ * all ones (`sums` has one pixel of zero padding past its last column). Rounds to nearest;
+ * with 2 or 4 channels colour is divided by the box's alpha sum. Every divisor (box pixels, and
+ * 255 × box pixels with alpha) must be at most CPNG_BOX_LARGEST_DIVISOR. Given `scratch`
+ * (width × channels + 4 entries), RGB and RGBA boxes are summed by SSE2 vectors, and without alpha,
+ * given `sample_masks` (masks[x] repeated per sample, width × channels), divided by them too;
+ * `sums` then needs one more sample of padding (zero) past its padding pixel. */
+void cpng_box_emit_u8(const uint32_t *sums, const int32_t *starts, const uint32_t *masks, size_t width, uint32_t narrow,
+                      uint32_t rows, uint32_t channels, const uint32_t *alpha_table, const uint32_t *sample_masks,
+                      uint32_t *scratch, uint8_t *out);
+
+/* Fills `table[d]` for d < count with the multiplier of d (0 for d = 0), for cpng_box_emit_u8's
+ * `alpha_table` (NULL: one double division per pixel instead), which needs an entry for every
+ * possible alpha sum (255 × box pixels). */
+void cpng_box_alpha_table(uint32_t *table, size_t count);
+
+/* x / d (d = 0 gives 0) through the per-pixel reciprocal of cpng_box_emit_u8; exact for
+ * x < 2^30, d ≤ CPNG_BOX_LARGEST_DIVISOR. For tests. */
+uint32_t cpng_box_divide_u32(uint32_t x, uint32_t d);
+
 #endif /* CPNG_H */

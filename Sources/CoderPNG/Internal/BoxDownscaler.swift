@@ -1,3 +1,4 @@
+import CPNG
 import ImageKernel
 
 /// Averages an image down to a smaller size while its rows arrive top to bottom, holding only
@@ -27,9 +28,11 @@ struct BoxDownscaler {
     private let rowBounds: [Int]
     /// One sum per source sample, added row by row (premultiplied where there is alpha): 32-bit
     /// for 8-bit samples (twice the lanes per vector), 64-bit for 16-bit. The other one is empty.
-    /// (`narrowSums` has one pixel of zeros past the last column, for ``FixedPointBoxes``.)
+    /// (`narrowSums` has one pixel of zeros past the last column, and one more sample, for ``FixedPointBoxes``.)
     private var narrowSums: [UInt32] = []
     private var wideSums: [UInt64] = []
+    /// Box sums of one output row for `cpng_box_emit_u8` (8-bit only).
+    private var scratch: [UInt32] = []
     /// One sum per output sample of the output row being built.
     private var boxSums: [UInt64]
     /// The integer kernel for 8-bit rows reduced straight from the column sums, when its
@@ -63,7 +66,8 @@ struct BoxDownscaler {
             wideSums = [UInt64](repeating: 0, count: samples)
             rowsPerReduction = Int(UInt64.max / perRowMax)
         } else {
-            narrowSums = [UInt32](repeating: 0, count: samples + format.channelCount)
+            narrowSums = [UInt32](repeating: 0, count: samples + format.channelCount + 1)
+            scratch = [UInt32](repeating: 0, count: width * format.channelCount + 4)
             rowsPerReduction = Int(UInt64(UInt32.max) / perRowMax)
         }
         boxSums = [UInt64](repeating: 0, count: width * format.channelCount)
@@ -84,10 +88,11 @@ struct BoxDownscaler {
             }
         } else {
             let samples = sourceWidth * channels
+            precondition(hasAlpha == (channels == 2 || channels == 4))
             narrowSums.withUnsafeMutableBufferPointer { sums in
-                BoxKernels.accumulate(
-                    row.bindMemory(to: UInt8.self), into: UnsafeMutableBufferPointer(rebasing: sums[..<samples]), channels: channels,
-                    hasAlpha: hasAlpha)
+                // The first row since the sums were last reduced or emitted is stored, so they need no clearing.
+                cpng_box_accumulate_u8(
+                    row.bindMemory(to: UInt8.self).baseAddress!, sums.baseAddress!, samples / channels, UInt32(channels), pendingRows == 0 ? 1 : 0)
             }
         }
         sourceRow += 1
@@ -142,8 +147,11 @@ struct BoxDownscaler {
                     }
                 } else if let fixedPoint {
                     narrowSums.withUnsafeMutableBufferPointer { sums in
-                        fixedPoint.emit(sums.baseAddress!, rows: rows, into: target.bindMemory(to: UInt8.self).baseAddress!)
-                        sums.update(repeating: 0)
+                        scratch.withUnsafeMutableBufferPointer { scratch in
+                            fixedPoint.emit(
+                                sums.baseAddress!, rows: rows, scratch: scratch.baseAddress!, into: target.bindMemory(to: UInt8.self).baseAddress!)
+                        }
+                        // No clearing: the next row is stored (`pendingRows` is 0).
                     }
                 } else {
                     narrowSums.withUnsafeMutableBufferPointer {

@@ -1,42 +1,8 @@
 /// The loops of ``BoxDownscaler``: flat passes over unsafe buffers, specialised per sample width
 /// and channel count so the compiler sees fixed strides (and vectorises the per-row pass).
 enum BoxKernels {
-    /// Adds one source row into the column sums, colour premultiplied by alpha where there is alpha.
-    static func accumulate(_ row: UnsafeBufferPointer<UInt8>, into sums: UnsafeMutableBufferPointer<UInt32>, channels: Int, hasAlpha: Bool) {
-        if hasAlpha && channels == 4 {
-            accumulatePremultipliedRGBA(row, into: sums)
-        } else {
-            accumulateAny(row, into: sums, channels: channels, hasAlpha: hasAlpha)
-        }
-    }
-
-    /// RGBA8, four pixels per 16-lane vector (then one per 4-lane vector): `sums += (r·a, g·a, b·a, a)`.
-    private static func accumulatePremultipliedRGBA(_ row: UnsafeBufferPointer<UInt8>, into sums: UnsafeMutableBufferPointer<UInt32>) {
-        let source = UnsafeRawPointer(row.baseAddress!)
-        let target = UnsafeMutableRawPointer(sums.baseAddress!)
-        let pixels = sums.count / 4
-        var pixel = 0
-        while pixel &+ 4 <= pixels {
-            let bytes = source.loadUnaligned(fromByteOffset: pixel &* 4, as: SIMD16<UInt8>.self)
-            // Each pixel's alpha in its colour lanes, 1 in its alpha lane.
-            let weights = SIMD16<UInt8>(
-                bytes[3], bytes[3], bytes[3], 1, bytes[7], bytes[7], bytes[7], 1,
-                bytes[11], bytes[11], bytes[11], 1, bytes[15], bytes[15], bytes[15], 1)
-            let sum = target.loadUnaligned(fromByteOffset: pixel &* 16, as: SIMD16<UInt32>.self)
-            let products = SIMD16<UInt32>(truncatingIfNeeded: bytes) &* SIMD16<UInt32>(truncatingIfNeeded: weights)
-            target.storeBytes(of: sum &+ products, toByteOffset: pixel &* 16, as: SIMD16<UInt32>.self)
-            pixel &+= 4
-        }
-        while pixel < pixels {
-            let samples = SIMD4<UInt32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: pixel &* 4, as: SIMD4<UInt8>.self))
-            let alpha = samples[3]
-            let weights = SIMD4<UInt32>(alpha, alpha, alpha, 1)
-            let sum = target.loadUnaligned(fromByteOffset: pixel &* 16, as: SIMD4<UInt32>.self)
-            target.storeBytes(of: sum &+ samples &* weights, toByteOffset: pixel &* 16, as: SIMD4<UInt32>.self)
-            pixel &+= 1
-        }
-    }
-
+    /// Adds one 16-bit source row into the column sums, colour premultiplied by alpha where there is
+    /// alpha. (8-bit rows: `cpng_box_accumulate_u8`.)
     static func accumulate(_ row: UnsafeBufferPointer<UInt16>, into sums: UnsafeMutableBufferPointer<UInt64>, channels: Int, hasAlpha: Bool) {
         accumulateAny(row, into: sums, channels: channels, hasAlpha: hasAlpha)
     }

@@ -1,3 +1,4 @@
+import CPNG
 import ImageKernel
 
 /// The usual case of ``BoxKernels/reduceAndDivide(_:bounds:rows:channels:into:)`` for 8-bit
@@ -32,6 +33,15 @@ struct FixedPointBoxes {
     private let extraColumnMasks: [UInt64]
     /// Multipliers for alpha sums `0...` (entry 0 unused: its colour sums are 0), or empty.
     private let alphaMultipliers: [UInt64]
+    /// Whether every divisor is within `CPNG_BOX_LARGEST_DIVISOR`: rows are then written by the C
+    /// kernel (`cpng_box_emit_u8`, 32-bit reciprocals) from `cStarts`/`cMasks`.
+    private let usesC: Bool
+    private let cStarts: [Int32]
+    private let cMasks: [UInt32]
+    /// `cpng_box_alpha_table` for alpha sums `0...`, or empty (one division per pixel).
+    private let cAlphaMultipliers: [UInt32]
+    /// `cMasks` repeated for each sample (no alpha), or empty.
+    private let cSampleMasks: [UInt32]
 
     /// `⌊2^55/d⌋ + 1`: `((x · m) >> 55) == x / d` for `x < 256·d`, `1 ≤ d ≤ 2^23`.
     @inline(__always)
@@ -48,22 +58,49 @@ struct FixedPointBoxes {
         let largestBox = (narrow + 1) * (narrowRows + 1)
         let largestDivisor = format.hasAlpha ? 255 * largestBox : largestBox
         guard largestDivisor <= Self.largestDivisor else { return nil }
+        let usesC = largestDivisor <= Int(CPNG_BOX_LARGEST_DIVISOR) && (bounds[width] + 1) * format.channelCount <= Int(Int32.max)
         return FixedPointBoxes(
-            format: format, bounds: bounds, narrow: narrow,
-            alphaTableSize: format.hasAlpha && largestDivisor < max(4096, outputPixels) && largestDivisor < 1 << 16 ? largestDivisor + 1 : 0)
+            format: format, bounds: bounds, narrow: narrow, usesC: usesC,
+            alphaTableSize: format.hasAlpha && largestDivisor < max(4096, outputPixels) && largestDivisor < 1 << 16
+                ? largestDivisor + 1 : 0)
     }
 
-    private init(format: PixelFormat, bounds: [Int], narrow: Int, alphaTableSize: Int) {
+    private init(format: PixelFormat, bounds: [Int], narrow: Int, usesC: Bool, alphaTableSize: Int) {
         channels = format.channelCount
         narrowColumns = narrow
         starts = bounds.dropLast().map { $0 * format.channelCount }
         extraColumnMasks = (0..<bounds.count - 1).map { bounds[$0 + 1] - bounds[$0] > narrow ? ~0 : 0 }
-        alphaMultipliers = alphaTableSize == 0 ? [] : (0..<alphaTableSize).map { $0 == 0 ? 0 : Self.multiplier(UInt64($0)) }
+        alphaMultipliers = usesC || alphaTableSize == 0 ? [] : (0..<alphaTableSize).map { $0 == 0 ? 0 : Self.multiplier(UInt64($0)) }
+        cAlphaMultipliers = !usesC || alphaTableSize == 0
+            ? [] : [UInt32](unsafeUninitializedCapacity: alphaTableSize) { table, count in
+                cpng_box_alpha_table(table.baseAddress!, alphaTableSize)
+                count = alphaTableSize
+            }
+        self.usesC = usesC
+        cStarts = usesC ? starts.map { Int32(truncatingIfNeeded: $0) } : []
+        cMasks = usesC ? extraColumnMasks.map { UInt32(truncatingIfNeeded: $0) } : []
+        cSampleMasks = usesC && !format.hasAlpha ? cMasks.flatMap { repeatElement($0, count: format.channelCount) } : []
     }
 
     /// Writes one output row from `sums` (one per source sample, plus one zero pixel of padding
     /// past the last column) over `rows` source rows, rounded to nearest, colour unpremultiplied.
-    func emit(_ sums: UnsafePointer<UInt32>, rows: Int, into row: UnsafeMutablePointer<UInt8>) {
+    /// `scratch`: `width × channels + 4` entries; `sums` needs one sample past its padding pixel.
+    func emit(_ sums: UnsafePointer<UInt32>, rows: Int, scratch: UnsafeMutablePointer<UInt32>, into row: UnsafeMutablePointer<UInt8>) {
+        if usesC {
+            cStarts.withUnsafeBufferPointer { starts in
+                cMasks.withUnsafeBufferPointer { masks in
+                    cAlphaMultipliers.withUnsafeBufferPointer { table in
+                        cSampleMasks.withUnsafeBufferPointer { sampleMasks in
+                            cpng_box_emit_u8(
+                                sums, starts.baseAddress!, masks.baseAddress!, starts.count, UInt32(narrowColumns), UInt32(rows),
+                                UInt32(channels), table.isEmpty ? nil : table.baseAddress,
+                                sampleMasks.isEmpty ? nil : sampleMasks.baseAddress, scratch, row)
+                        }
+                    }
+                }
+            }
+            return
+        }
         alphaMultipliers.withUnsafeBufferPointer { table in
             starts.withUnsafeBufferPointer { starts in
                 extraColumnMasks.withUnsafeBufferPointer { masks in
