@@ -97,6 +97,17 @@ static inline void cpng_pixel_reciprocal(uint32_t d, uint32_t *m, uint32_t *s) {
 }
 
 /* One output row; `C` and `N` constant after inlining (N = 0: use `narrow`). */
+
+/* The multiplier and shift that divide a colour sum by its alpha sum A: from the table built for
+   small boxes, else computed for this pixel. */
+static inline void alpha_reciprocal(uint32_t A, const uint32_t *alpha_table, uint32_t *am, uint32_t *as) {
+    if (alpha_table) {
+        *am = alpha_table[A];
+        *as = 31u + (31u - (uint32_t)__builtin_clz(A | 1u));
+    } else {
+        cpng_pixel_reciprocal(A, am, as);
+    }
+}
 static inline __attribute__((always_inline)) void emit_row(
     const uint32_t *restrict s, const int32_t *restrict starts, const uint32_t *restrict masks, size_t width,
     uint32_t narrow, uint32_t rows, const uint32_t *restrict alpha_table, uint8_t *restrict out, const uint32_t C,
@@ -137,12 +148,7 @@ static inline __attribute__((always_inline)) void emit_row(
             /* Alpha sum 0: colour sums are 0 too, and multiplier 0 gives 0. */
             const uint32_t A = C == 4 ? a3 : a1;
             uint32_t am, as;
-            if (alpha_table) {
-                am = alpha_table[A];
-                as = 31u + (31u - (uint32_t)__builtin_clz(A | 1u));
-            } else {
-                cpng_pixel_reciprocal(A, &am, &as);
-            }
+            alpha_reciprocal(A, alpha_table, &am, &as);
             const uint32_t ah = A >> 1;
             o[0] = (uint8_t)cpng_div(a0 + ah, am, as);
             if (C == 4) {
@@ -168,12 +174,7 @@ static void divide_rgba(const uint32_t *restrict b, const uint32_t *restrict mas
         const uint32_t m = mask ? mw : mn, sh = mask ? sw : sn, h = mask ? hw : hn;
         const uint32_t A = b[3];
         uint32_t am, as;
-        if (alpha_table) {
-            am = alpha_table[A];
-            as = 31u + (31u - (uint32_t)__builtin_clz(A | 1u));
-        } else {
-            cpng_pixel_reciprocal(A, &am, &as);
-        }
+        alpha_reciprocal(A, alpha_table, &am, &as);
         const uint32_t ah = A >> 1;
         out[0] = (uint8_t)cpng_div(b[0] + ah, am, as);
         out[1] = (uint8_t)cpng_div(b[1] + ah, am, as);
