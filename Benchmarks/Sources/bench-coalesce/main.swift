@@ -12,15 +12,10 @@ import LoaderHTTP
 // Columns: loads = calls from the manager into the loader; HTTP = requests in nginx's access log.
 // Usage: bench-coalesce [--rounds 3] [--counts 1,10,100,1000] [--round-limit 30]
 
-let arguments = CommandLine.arguments
-func option(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
-}
-let rounds = option("--rounds").flatMap(Int.init) ?? 3
-let counts = option("--counts").map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 10, 100, 1000]
+let rounds = Options.int("--rounds", 3)
+let counts = Options.string("--counts").map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 10, 100, 1000]
 // A round slower than this many seconds is not repeated (N full decodes of 24 MP take a while).
-let roundLimit = option("--round-limit").flatMap(Double.init) ?? 30
+let roundLimit = Options.string("--round-limit").flatMap(Double.init) ?? 30
 
 let (width, height) = (6000, 4000)
 let jpeg = try FixtureCache.data("coalesce-6000x4000-q90.jpg") {

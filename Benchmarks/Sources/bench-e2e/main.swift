@@ -15,15 +15,10 @@ import LoaderHTTP
 // Each round starts cold (fresh manager, cache directory and output directories); median of rounds.
 // Usage: bench-e2e [--files 500] [--rounds 3] [--in-flight 12] [--python-threads 6]
 
-let arguments = CommandLine.arguments
-func option(_ name: String, _ fallback: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
-    return Int(arguments[index + 1]) ?? fallback
-}
-let fileCount = option("--files", 500)
-let rounds = option("--rounds", 3)
-let inFlight = option("--in-flight", 12)
-let pythonThreads = option("--python-threads", 6)
+let fileCount = Options.int("--files", 500)
+let rounds = Options.int("--rounds", 3)
+let inFlight = Options.int("--in-flight", 12)
+let pythonThreads = Options.int("--python-threads", 6)
 let box = PixelSize(width: 128, height: 128)
 
 let work = FileManager.default.temporaryDirectory.appendingPathComponent("bench-e2e-\(UUID().uuidString)")

@@ -14,13 +14,8 @@ import ImageKernel
 // Flags: T = thumbnail decode slower than the full decode; P = ours slower than Pillow.
 // Usage: bench-grid [--iterations-small 200] [--iterations-large 7]
 
-let arguments = CommandLine.arguments
-func option(_ name: String, _ fallback: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
-    return Int(arguments[index + 1]) ?? fallback
-}
-let smallIterations = option("--iterations-small", 200)
-let largeIterations = option("--iterations-large", 7)
+let smallIterations = Options.int("--iterations-small", 200)
+let largeIterations = Options.int("--iterations-large", 7)
 let boxes = [32, 64, 128, 200, 256, 400]
 
 struct Source {

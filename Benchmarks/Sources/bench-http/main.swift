@@ -10,12 +10,8 @@ import LoaderHTTP
 // Usage: bench-http [--files 2000] [--runs 5] [--loader-only]
 
 let arguments = CommandLine.arguments
-func option(_ name: String, _ fallback: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
-    return Int(arguments[index + 1]) ?? fallback
-}
-let fileCount = option("--files", 2000)
-let runs = option("--runs", 5)
+let fileCount = Options.int("--files", 2000)
+let runs = Options.int("--runs", 5)
 
 // Files: ~50 KB each (45–55 KB), pseudo-random bytes so nothing compresses.
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("bench-http-\(UUID().uuidString)")
