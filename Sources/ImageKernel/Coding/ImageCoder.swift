@@ -110,11 +110,16 @@ public struct EncodeOptions: Sendable, Hashable {
     public var chromaSubsampling444: Bool
     /// The colour an image with alpha is composited over for formats without alpha (RGB, 8-bit).
     public var backgroundColor: RGBColor
+    /// Encode losslessly in formats that have both modes (WebP, AVIF, HEIC): the decoded pixels
+    /// equal the input's. ``quality`` is then ignored. Always-lossless formats (PNG) ignore it;
+    /// a coder whose encoder has no lossless mode for the format throws `unsupported`.
+    public var lossless: Bool
 
     public init(
         quality: Double = 0.9, compressionLevel: Int = 6, progressive: Bool = false,
-        chromaSubsampling444: Bool = false, backgroundColor: RGBColor = .white
+        chromaSubsampling444: Bool = false, backgroundColor: RGBColor = .white, lossless: Bool = false
     ) {
+        self.lossless = lossless
         self.quality = quality
         self.compressionLevel = compressionLevel
         self.progressive = progressive

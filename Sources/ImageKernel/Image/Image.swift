@@ -22,12 +22,19 @@ public struct Image: Sendable, Equatable {
     public var frames: [ImageFrame]
     /// True for a preview produced from partial data by a progressive decoder.
     public var isPreview: Bool
+    /// The raw EXIF block as the file stores it (from the TIFF header on, no `Exif\0\0`
+    /// prefix), for coders that carry it; nil when the file has none or the coder does not read it.
+    public var exif: [UInt8]?
+    /// What the decoder reports about how it produced the image, under keys of its choosing,
+    /// e.g. ``MetadataKey/thumbnailSource``. Empty unless a coder has something to say.
+    public var decoderNotes: [String: String]
 
     /// Creates an image, checking that the buffer is large enough.
     public init(
         width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8],
         orientation: ExifOrientation = .up, iccProfile: [UInt8]? = nil, sourceFormat: ImageFormat = .unknown,
-        scale: Double = 1, frames: [ImageFrame] = [], isPreview: Bool = false
+        scale: Double = 1, frames: [ImageFrame] = [], isPreview: Bool = false, exif: [UInt8]? = nil,
+        decoderNotes: [String: String] = [:]
     ) throws(ImageKernelError) {
         let tight = width * pixelFormat.bytesPerPixel
         let rowBytes = bytesPerRow ?? tight
@@ -47,6 +54,16 @@ public struct Image: Sendable, Equatable {
         self.scale = scale
         self.frames = frames
         self.isPreview = isPreview
+        self.exif = exif
+        self.decoderNotes = decoderNotes
+    }
+
+    /// Well-known keys of ``decoderNotes``.
+    public enum MetadataKey {
+        /// Where a thumbnail came from: `embedded` (a reduced image stored in the file),
+        /// `scaled-decode` (the codec decoded at a reduced size) or `downscaled` (full decode,
+        /// then ``Image/areaDownscaled(to:)``).
+        public static let thumbnailSource = "thumbnail.source"
     }
 
     /// Whether the fields describe the buffer: positive size, rows at least as long as the pixels
