@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "CoderJPEG", targets: ["CoderJPEG"]),
         .library(name: "CoderPNG", targets: ["CoderPNG"]),
         .library(name: "LoaderHTTP", targets: ["LoaderHTTP"]),
+        .library(name: "CoderHEIF", targets: ["CoderHEIF"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -44,6 +45,9 @@ let package = Package(
         .target(name: "CoderJPEG", dependencies: ["ImageKernel", "CJPEG"], swiftSettings: strict),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
         .target(name: "CoderPNG", dependencies: ["ImageKernel", "CPNG"], swiftSettings: strict),
+        // libheif reports errors by value (no longjmp): Swift calls it directly through a module map.
+        .systemLibrary(name: "CLibHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .target(name: "CoderHEIF", dependencies: ["ImageKernel", "CLibHEIF"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
         // Test-only support: locating ../shared/testdata.
@@ -74,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "CoderPNGTests",
             dependencies: ["TestData", "CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderHEIFTests",
+            dependencies: ["TestData", "CoderHEIF", "CLibHEIF", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),

@@ -1,0 +1,78 @@
+import Foundation
+import ImageKernel
+
+/// The decode path of ``HEIFCoder``: limits from the header, then the primary image or, for a
+/// thumbnail, the smallest embedded thumbnail that covers the box, else a full decode averaged
+/// down.
+enum HEIFDecoding {
+    static func decode(_ data: Data, options: DecodeOptions, threads: Int?, coder: String) throws(ImageKernelError) -> Image {
+        guard !data.isEmpty else {
+            throw ImageKernelError(stage: .decode, plugin: coder, code: .truncated, message: "no bytes to decode")
+        }
+        let limit = max(1, options.pixelLimit)
+        // Grids and tiles declare their sizes in item data libheif reads lazily: check them first.
+        try HEIFBoxScan.checkDeclaredSizes(data, pixelLimit: limit, coder: coder)
+        // A side longer than the pixel limit is over it whatever the other side is; libheif then
+        // refuses such an image, tile or grid before allocating it (never loosen its own default).
+        let file = try HEIFFile(data, sideLimit: limit < 32768 ? limit : nil, threads: threads, coder: coder)
+        let primary = try file.primaryImage()
+        let size = primary.size
+        let ispe = primary.ispeSize
+        guard size.width > 0, size.height > 0 else {
+            throw ImageKernelError(stage: .decode, plugin: coder, code: .corruptData, message: "the primary image has no size")
+        }
+        for declared in [size, ispe] where declared.width * declared.height > limit {
+            throw HEIFFailure.pixelLimit("primary image", width: declared.width, height: declared.height, limit: limit, coder: coder)
+        }
+
+        let box = options.thumbnailPixelSize.flatMap { $0.isEmpty ? nil : $0 }
+        let target = box.map { PixelSize.thumbnail(of: size, fitting: $0) } ?? size
+        let format = HEIFPixels.format(of: primary, preserve16Bit: options.preserve16Bit, monochrome: false)
+        var image: Image
+        var source: String?
+        if target != size, let thumbnail = embeddedThumbnail(of: primary, covering: target, fullSize: size) {
+            image = try HEIFPixels.decode(thumbnail, as: format, coder: coder)
+            source = "embedded"
+        } else {
+            image = try HEIFPixels.decode(primary, as: format, coder: coder)
+        }
+        // The coded stream may be larger than `ispe` says (layered AV1): trust the decoded size.
+        let decoded = PixelSize(width: image.width, height: image.height)
+        if decoded.width * decoded.height > limit {
+            throw HEIFFailure.pixelLimit("decoded image", width: decoded.width, height: decoded.height, limit: limit, coder: coder)
+        }
+        if let box {
+            // An embedded thumbnail goes to the primary image's thumbnail size, a full decode to its own.
+            let final = source == "embedded" ? target : PixelSize.thumbnail(of: decoded, fitting: box)
+            if final != decoded {
+                image = try image.areaDownscaled(to: final)
+                source = source ?? "downscaled"
+            }
+        }
+        image.sourceFormat = sniffedFormat(data)
+        image.orientation = .up  // HEIF's transformations are applied; EXIF orientation is not applied again
+        image.iccProfile = primary.iccProfile()
+        image.exif = primary.exif()
+        image.scale = options.scale
+        if let source { image.decoderNotes[Image.MetadataKey.thumbnailSource] = source }
+        return image
+    }
+
+    /// The smallest stored thumbnail at least as large as `target` on both sides with the primary
+    /// image's aspect ratio (a thumbnail of another shape, say unrotated, is never used).
+    static func embeddedThumbnail(of primary: HEIFImageHandle, covering target: PixelSize, fullSize: PixelSize) -> HEIFImageHandle? {
+        primary.thumbnails()
+            .filter { thumb in
+                let s = thumb.size
+                guard s.width >= target.width, s.height >= target.height, s.width < fullSize.width else { return false }
+                let expected = PixelSize.thumbnail(of: fullSize, fitting: s)
+                return abs(expected.width - s.width) <= 1 && abs(expected.height - s.height) <= 1
+            }
+            .min { $0.size.width < $1.size.width }
+    }
+
+    static func sniffedFormat(_ data: Data) -> ImageFormat {
+        let format = ImageFormat.sniff(data.prefix(256))
+        return [.heic, .heif, .avif].contains(format) ? format : .heif
+    }
+}

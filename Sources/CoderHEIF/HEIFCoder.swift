@@ -1,0 +1,87 @@
+import CLibHEIF
+import Foundation
+import ImageKernel
+
+/// Decodes HEIC, HEIF and AVIF and encodes HEIC and AVIF with libheif (Debian's 1.15: HEVC
+/// through libde265 and x265, AV1 through dav1d/libaom).
+///
+/// ```swift
+/// let coders = CoderRegistry()
+/// HEIFCoder.register(into: coders)
+/// ```
+///
+/// ## Decoding
+/// The file is recognised by its `ftyp` brands, never by name. The primary image is decoded with
+/// HEIF's transformations (`irot`, `imir`, `clap`) applied, as the format requires, so the image
+/// reports orientation `up` and EXIF orientation is never applied a second time. Output is
+/// 8-bit RGB, or RGBA when the file has an alpha plane (straight alpha; premultiplied files are
+/// un-premultiplied by libheif). Files with 10 or 12 bits per sample give 8-bit samples by
+/// default and 16-bit samples (scaled to the full 16-bit range) with
+/// ``DecodeOptions/preserve16Bit``. Monochrome files decode to RGB with equal channels. The ICC
+/// profile and the raw EXIF block are carried (``Image/iccProfile``, ``Image/exif``).
+///
+/// Before any pixel is decoded the sizes the file declares are checked against
+/// ``DecodeOptions/pixelLimit``: every `ispe` property (images and grid tiles), the output size
+/// of every `grid` item and the transformed primary size; an image over the limit is refused
+/// with `pixelLimitExceeded` (libheif cannot decode at a reduced size, so
+/// ``DecodeOptions/scaleDownLargeImages`` cannot rescue it). Grid images are decoded with up to
+/// ``decodingThreads`` libheif threads.
+///
+/// ## Thumbnails
+/// With ``DecodeOptions/thumbnailPixelSize`` set, the smallest thumbnail stored in the file that
+/// covers the box (same aspect ratio) is decoded instead of the primary image, then averaged
+/// down to exactly ``PixelSize/thumbnail(of:fitting:)``; without one the full image is decoded
+/// and averaged down (``Image/areaDownscaled(to:)``). ``Image/decoderNotes`` says which under
+/// ``Image/MetadataKey/thumbnailSource``: `embedded` or `downscaled`.
+///
+/// ## Encoding
+/// `.heic` (x265) and `.avif` (libaom), each only where the installed libheif has the encoder
+/// (``canEncode(_:)``). ``EncodeOptions/quality`` maps to libheif's 0–100 quality;
+/// ``EncodeOptions/lossless`` encodes 4:4:4 with the identity matrix, so 8-bit RGB(A) decodes
+/// back exactly. Alpha and the ICC profile are written; gray images are written as RGB; 16-bit
+/// images are written with 10 bits per sample (AVIF) or reduced to 8 bits (HEIC). An
+/// ``EncodeOptions/progressive`` flag has no meaning here and is ignored.
+///
+/// Errors are ``ImageKernelError``s with plugin `"CoderHEIF"`, code `corruptData`, `truncated`,
+/// `unsupported` or `pixelLimitExceeded`, and libheif's message and error numbers.
+/// A `HEIFCoder` holds no mutable state; one value may be used from any number of threads.
+public struct HEIFCoder: ImageCoder {
+    public let name = "CoderHEIF"
+    /// Threads libheif may use to decode the tiles of a grid image (nil: libheif's default).
+    public var decodingThreads: Int?
+
+    /// Creates the coder. - Parameter decodingThreads: libheif's thread limit for grid images.
+    public init(decodingThreads: Int? = nil) {
+        self.decodingThreads = decodingThreads
+    }
+
+    /// Registers a `HEIFCoder` in front of the registry's other coders.
+    @discardableResult
+    public static func register(into registry: CoderRegistry) -> RegistrationToken {
+        registry.register(HEIFCoder())
+    }
+
+    /// The version of the libheif this coder is linked with, e.g. `"1.15.1"`.
+    public static var libheifVersion: String { HEIFLibrary.version }
+
+    /// True for HEIC, HEIF and AVIF `ftyp` brands.
+    public func canDecode(_ data: Data) -> Bool {
+        [.heic, .heif, .avif].contains(ImageFormat.sniff(data))
+    }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
+        try HEIFDecoding.decode(data, options: options, threads: decodingThreads, coder: name)
+    }
+
+    /// `.heic` when libheif has an HEVC encoder, `.avif` when it has an AV1 encoder.
+    public func canEncode(_ format: ImageFormat) -> Bool {
+        HEIFEncoding.compression(for: format) != nil
+    }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data {
+        guard let compression = HEIFEncoding.compression(for: format) else {
+            throw ImageKernelError(stage: .encode, plugin: name, code: .unsupported, message: "\(name) cannot encode \(format) with this libheif")
+        }
+        return try HEIFEncoding.encode(image, compression: compression, options: options, coder: name)
+    }
+}
