@@ -79,9 +79,18 @@ public struct HEIFCoder: ImageCoder {
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data {
+        try encode(image, as: format, options: options, thumbnailFitting: nil)
+    }
+
+    /// Encodes the image and, when `thumbnailFitting` is given and the image is larger, stores a
+    /// thumbnail averaged down to fit a square of that side (as cameras do), which thumbnail
+    /// decodes of the file then use instead of the full image.
+    public func encode(
+        _ image: Image, as format: ImageFormat, options: EncodeOptions, thumbnailFitting: Int?
+    ) throws(ImageKernelError) -> Data {
         guard let compression = HEIFEncoding.compression(for: format) else {
             throw ImageKernelError(stage: .encode, plugin: name, code: .unsupported, message: "\(name) cannot encode \(format) with this libheif")
         }
-        return try HEIFEncoding.encode(image, compression: compression, options: options, coder: name)
+        return try HEIFEncoding.encode(image, compression: compression, options: options, thumbnailBox: thumbnailFitting, coder: name)
     }
 }

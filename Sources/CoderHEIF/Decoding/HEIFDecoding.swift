@@ -65,8 +65,10 @@ enum HEIFDecoding {
             .filter { thumb in
                 let s = thumb.size
                 guard s.width >= target.width, s.height >= target.height, s.width < fullSize.width else { return false }
-                let expected = PixelSize.thumbnail(of: fullSize, fitting: s)
-                return abs(expected.width - s.width) <= 1 && abs(expected.height - s.height) <= 1
+                // Same shape within rounding: each side within 2 px of what the other implies.
+                let impliedHeight = Double(s.width) * Double(fullSize.height) / Double(fullSize.width)
+                let impliedWidth = Double(s.height) * Double(fullSize.width) / Double(fullSize.height)
+                return abs(impliedHeight - Double(s.height)) <= 2 || abs(impliedWidth - Double(s.width)) <= 2
             }
             .min { $0.size.width < $1.size.width }
     }

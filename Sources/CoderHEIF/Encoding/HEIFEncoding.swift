@@ -44,13 +44,14 @@ enum HEIFEncoding {
             heif_nclx_color_profile_free(nclx)
         }
         if options.lossless {
-            // 4:4:4 with the identity matrix: the coded planes are G, B, R themselves.
+            // libheif 1.15 ignores an output nclx when converting RGB, so lossless images are
+            // handed over as 4:4:4 planes already in the identity matrix (G, B, R) and tagged so.
             nclx.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
             nclx.pointee.full_range_flag = 1
             encodingOptions.pointee.output_nclx_profile = nclx
         }
 
-        let primary = try HEIFImage(image, coder: coder)
+        let primary = try HEIFImage(image, identityPlanes: options.lossless ? nclx : nil, coder: coder)
         var handle: OpaquePointer?
         try HEIFFailure.check(
             heif_context_encode_image(context, primary.image, encoder, encodingOptions, &handle),
@@ -85,13 +86,15 @@ enum HEIFEncoding {
     ) throws(ImageKernelError) {
         let size = PixelSize.thumbnail(of: PixelSize(width: image.width, height: image.height), fitting: PixelSize(width: box, height: box))
         guard size.width < image.width || size.height < image.height else { return }
-        let thumbnail = try HEIFImage(image.areaDownscaled(to: size), coder: coder)
+        let thumbnail = try HEIFImage(image.areaDownscaled(to: size), identityPlanes: nil, coder: coder)
         var handle: OpaquePointer?
         try HEIFFailure.check(
             heif_context_encode_image(context, thumbnail.image, encoder, options, &handle), stage: .encode, coder: coder, doing: "encoding the thumbnail")
         guard let handle else { return }
         defer { heif_image_handle_release(handle) }
-        try HEIFFailure.check(heif_context_assign_thumbnail(context, master, handle), stage: .encode, coder: coder, doing: "assigning the thumbnail")
+        // libheif 1.15 writes the `thmb` reference from its second argument to its third, the
+        // reverse of what the header's names say (checked with heif-info): thumbnail first.
+        try HEIFFailure.check(heif_context_assign_thumbnail(context, handle, master), stage: .encode, coder: coder, doing: "assigning the thumbnail")
         // encode_image made the thumbnail a top-level image too; the master stays the primary one.
         try HEIFFailure.check(heif_context_set_primary_image(context, master), stage: .encode, coder: coder, doing: "keeping the primary image")
     }
@@ -111,49 +114,62 @@ enum HEIFEncoding {
     }
 }
 
-/// A libheif image holding a copy of a kernel image as interleaved 8-bit RGB or RGBA.
+/// A libheif image holding a copy of a kernel image: interleaved 8-bit RGB or RGBA, or for
+/// lossless encodes 4:4:4 planes in the identity matrix (Y = G, Cb = B, Cr = R, plus alpha).
 final class HEIFImage {
     let image: OpaquePointer
 
-    init(_ source: Image, coder: String) throws(ImageKernelError) {
+    init(_ source: Image, identityPlanes nclx: UnsafeMutablePointer<heif_color_profile_nclx>?, coder: String) throws(ImageKernelError) {
         let alpha = source.pixelFormat.hasAlpha
         let rgba = source.rgba8Pixels()
+        let planar = nclx != nil
         var created: OpaquePointer?
         try HEIFFailure.check(
             heif_image_create(
-                Int32(source.width), Int32(source.height), heif_colorspace_RGB,
-                alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &created),
+                Int32(source.width), Int32(source.height), planar ? heif_colorspace_YCbCr : heif_colorspace_RGB,
+                planar ? heif_chroma_444 : (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB), &created),
             stage: .encode, coder: coder, doing: "creating an image")
         guard let created else {
             throw ImageKernelError(stage: .encode, plugin: coder, code: .internalError, message: "libheif created no image")
         }
         image = created
-        try HEIFFailure.check(
-            heif_image_add_plane(created, heif_channel_interleaved, Int32(source.width), Int32(source.height), 8),
-            stage: .encode, coder: coder, doing: "adding a plane")
-        var stride: Int32 = 0
-        guard let plane = heif_image_get_plane(created, heif_channel_interleaved, &stride) else {
-            throw ImageKernelError(stage: .encode, plugin: coder, code: .internalError, message: "libheif gave no plane to fill")
+        // (plane, RGBA channel it takes, sample stride in the plane)
+        let layout: [(heif_channel, Int, Int)] =
+            planar
+            ? [(heif_channel_Y, 1, 1), (heif_channel_Cb, 2, 1), (heif_channel_Cr, 0, 1)] + (alpha ? [(heif_channel_Alpha, 3, 1)] : [])
+            : (alpha ? [(heif_channel_interleaved, -4, 4)] : [(heif_channel_interleaved, -3, 3)])
+        for (channel, take, step) in layout {
+            try fill(channel, from: rgba, take: take, step: step, source: source, coder: coder)
         }
-        let channels = alpha ? 4 : 3
-        rgba.withUnsafeBufferPointer { src in
-            for y in 0..<source.height {
-                let row = plane + y * Int(stride)
-                let from = src.baseAddress! + y * source.width * 4
-                if alpha {
-                    row.update(from: from, count: source.width * 4)
-                } else {
-                    for x in 0..<source.width {
-                        row[x * channels] = from[x * 4]
-                        row[x * channels + 1] = from[x * 4 + 1]
-                        row[x * channels + 2] = from[x * 4 + 2]
-                    }
-                }
-            }
-        }
+        if let nclx { try HEIFFailure.check(heif_image_set_nclx_color_profile(created, nclx), stage: .encode, coder: coder, doing: "tagging the matrix") }
         if let icc = source.iccProfile, !icc.isEmpty {
             try HEIFFailure.check(
                 heif_image_set_raw_color_profile(created, "prof", icc, icc.count), stage: .encode, coder: coder, doing: "adding the ICC profile")
+        }
+    }
+
+    /// Adds a plane and copies RGBA channel `take` into it, or (`take` negative) the first
+    /// `-take` channels of every pixel, interleaved.
+    private func fill(_ channel: heif_channel, from rgba: [UInt8], take: Int, step: Int, source: Image, coder: String) throws(ImageKernelError) {
+        let (width, height) = (source.width, source.height)
+        try HEIFFailure.check(
+            heif_image_add_plane(image, channel, Int32(width), Int32(height), 8), stage: .encode, coder: coder, doing: "adding a plane")
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane(image, channel, &stride) else {
+            throw ImageKernelError(stage: .encode, plugin: coder, code: .internalError, message: "libheif gave no plane to fill")
+        }
+        rgba.withUnsafeBufferPointer { src in
+            for y in 0..<height {
+                let row = plane + y * Int(stride)
+                let from = src.baseAddress! + y * width * 4
+                if take == -4 {
+                    row.update(from: from, count: width * 4)
+                } else if take < 0 {
+                    for x in 0..<width { for c in 0..<step { row[x * step + c] = from[x * 4 + c] } }
+                } else {
+                    for x in 0..<width { row[x] = from[x * 4 + take] }
+                }
+            }
         }
     }
 
