@@ -21,10 +21,13 @@ import ImageKernel
 /// profile and the raw EXIF block are carried (``Image/iccProfile``, ``Image/exif``).
 ///
 /// Before any pixel is decoded the sizes the file declares are checked against
-/// ``DecodeOptions/pixelLimit``: every `ispe` property (images and grid tiles), the output size
-/// of every `grid` item and the transformed primary size; an image over the limit is refused
-/// with `pixelLimitExceeded` (libheif cannot decode at a reduced size, so
-/// ``DecodeOptions/scaleDownLargeImages`` cannot rescue it). Grid images are decoded with up to
+/// ``DecodeOptions/pixelLimit``: the transformed primary image must fit it, and every coded size
+/// (each `ispe` property: images, grid tiles, thumbnails; each `grid` item's canvas, read from
+/// the boxes before libheif reads the grid) may exceed it only by block padding (sides rounded
+/// up to 128), so a crop is limited by the coded image it must decode. An image over the limit
+/// is refused with `pixelLimitExceeded` (libheif cannot decode at a reduced size, so
+/// ``DecodeOptions/scaleDownLargeImages`` cannot rescue it); a layered AV1 stream whose decoded
+/// size turns out larger than declared is refused after decoding. Grid images are decoded with up to
 /// ``decodingThreads`` libheif threads.
 ///
 /// ## Thumbnails

@@ -45,4 +45,17 @@ struct PixelLimitTests {
             #expect(error.code == .pixelLimitExceeded, "\(error)")
         }
     }
+
+    /// A crop must decode its whole coded image, so the coded size counts against the limit
+    /// (beyond the block padding every coded image may carry).
+    @Test func aCropIsLimitedByTheCodedImageItDecodes() throws {
+        let data = try TestData.data("heif/av1-avif-Link-U/kimono.crop.avif")
+        do {
+            _ = try HEIFCoder().decode(data, options: DecodeOptions(pixelLimit: 385 * 330))
+            Issue.record("a crop of a 722x1024 image decoded under a 385x330 limit")
+        } catch {
+            #expect(error.code == .pixelLimitExceeded, "\(error)")
+        }
+        #expect(try HEIFCoder().decode(data, options: DecodeOptions(pixelLimit: 722 * 1024)).width == 385)
+    }
 }

@@ -13,25 +13,31 @@ enum HEIFBoxScan {
         var body: Range<Int>
     }
 
-    static func checkDeclaredSizes(_ data: Data, pixelLimit: Int, coder: String) throws(ImageKernelError) {
+    /// A size the file declares: what declares it (`ispe` or `grid`) and the size.
+    struct Declared {
+        var what: String
+        var size: PixelSize
+    }
+
+    /// Every `ispe` size and every grid's output size, in file order.
+    static func declaredSizes(_ data: Data) -> [Declared] {
         let bytes = [UInt8](data)
-        guard let meta = boxes(bytes, in: 0..<bytes.count).first(where: { $0.type == "meta" }), meta.body.count > 4 else { return }
+        guard let meta = boxes(bytes, in: 0..<bytes.count).first(where: { $0.type == "meta" }), meta.body.count > 4 else { return [] }
         let children = boxes(bytes, in: (meta.body.lowerBound + 4)..<meta.body.upperBound)  // full box: skip version/flags
-        func check(_ what: String, _ width: Int, _ height: Int) throws(ImageKernelError) {
-            if width.multipliedReportingOverflow(by: height).overflow || width * height > pixelLimit {
-                throw HEIFFailure.pixelLimit(what, width: width, height: height, limit: pixelLimit, coder: coder)
-            }
+        var declared: [Declared] = []
+        func check(_ what: String, _ width: Int, _ height: Int) {
+            declared.append(Declared(what: what, size: PixelSize(width: width, height: height)))
         }
         if let iprp = children.first(where: { $0.type == "iprp" }),
             let ipco = boxes(bytes, in: iprp.body).first(where: { $0.type == "ipco" })
         {
             for property in boxes(bytes, in: ipco.body) where property.type == "ispe" && property.body.count >= 12 {
                 let at = property.body.lowerBound + 4
-                try check("image or tile (ispe)", Int(be(bytes, at, 4)), Int(be(bytes, at + 4, 4)))
+                check("image or tile (ispe)", Int(be(bytes, at, 4)), Int(be(bytes, at + 4, 4)))
             }
         }
         let gridItems = Set(itemTypes(bytes, children).filter { $0.value == "grid" }.keys)
-        guard !gridItems.isEmpty else { return }
+        guard !gridItems.isEmpty else { return declared }
         let idat = children.first { $0.type == "idat" }?.body
         for (item, extents) in itemLocations(bytes, children, idat: idat) where gridItems.contains(item) {
             guard let first = extents.first, first.count >= 8, first.upperBound <= bytes.count else { continue }
@@ -41,8 +47,9 @@ enum HEIFBoxScan {
             guard first.count >= (wide ? 12 : 8) else { continue }
             let width = Int(be(bytes, at, wide ? 4 : 2))
             let height = Int(be(bytes, at + (wide ? 4 : 2), wide ? 4 : 2))
-            try check("grid", width, height)
+            check("grid", width, height)
         }
+        return declared
     }
 
     /// The boxes laid end to end in `range`; stops at the first malformed header.

@@ -10,20 +10,18 @@ enum HEIFDecoding {
             throw ImageKernelError(stage: .decode, plugin: coder, code: .truncated, message: "no bytes to decode")
         }
         let limit = max(1, options.pixelLimit)
-        // Grids and tiles declare their sizes in item data libheif reads lazily: check them first.
-        try HEIFBoxScan.checkDeclaredSizes(data, pixelLimit: limit, coder: coder)
         // A side longer than the pixel limit is over it whatever the other side is; libheif then
         // refuses such an image, tile or grid before allocating it (never loosen its own default).
         let file = try HEIFFile(data, sideLimit: limit < 32768 ? limit : nil, threads: threads, coder: coder)
         let primary = try file.primaryImage()
         let size = primary.size
-        let ispe = primary.ispeSize
         guard size.width > 0, size.height > 0 else {
             throw ImageKernelError(stage: .decode, plugin: coder, code: .corruptData, message: "the primary image has no size")
         }
-        for declared in [size, ispe] where declared.width * declared.height > limit {
-            throw HEIFFailure.pixelLimit("primary image", width: declared.width, height: declared.height, limit: limit, coder: coder)
+        if size.width * size.height > limit {
+            throw HEIFFailure.pixelLimit("primary image", width: size.width, height: size.height, limit: limit, coder: coder)
         }
+        try checkCodedSizes(data, output: size, limit: limit, coder: coder)
 
         let box = options.thumbnailPixelSize.flatMap { $0.isEmpty ? nil : $0 }
         let target = box.map { PixelSize.thumbnail(of: size, fitting: $0) } ?? size
@@ -56,6 +54,22 @@ enum HEIFDecoding {
         image.scale = options.scale
         if let source { image.decoderNotes[Image.MetadataKey.thumbnailSource] = source }
         return image
+    }
+
+    /// Coded sizes (every `ispe`: images, tiles, thumbnails) and grid canvases are read from the
+    /// boxes before libheif reads a grid or decodes anything. Each may exceed the limit only by
+    /// the block padding coding needs (sides rounded up to 128, as AV1 superblocks and HEVC
+    /// CTUs pad a cropped image); anything larger is refused before allocation.
+    static func checkCodedSizes(_ data: Data, output: PixelSize, limit: Int, coder: String) throws(ImageKernelError) {
+        func padded(_ side: Int) -> Int { (side + 127) / 128 * 128 }
+        let allowance = max(limit, padded(output.width) * padded(output.height))
+        for declared in HEIFBoxScan.declaredSizes(data) {
+            let (w, h) = (declared.size.width, declared.size.height)
+            let (area, overflow) = w.multipliedReportingOverflow(by: h)
+            if overflow || area > allowance {
+                throw HEIFFailure.pixelLimit(declared.what, width: w, height: h, limit: limit, coder: coder)
+            }
+        }
     }
 
     /// The smallest stored thumbnail at least as large as `target` on both sides with the primary
