@@ -15,6 +15,11 @@ echo "# imagekernel fetch (cold, then warm cache)"
 "$bin" fetch --cache-dir "$cache" Examples/images/* || true
 "$bin" fetch --cache-dir "$cache" Examples/images/* || true
 echo
+echo "# imagekernel convert (encode AVIF and HEIC, decode them back)"
+"$bin" convert Examples/images/photo.jpg "$cache/photo.avif"
+"$bin" convert --thumbnail 64x64 Examples/images/gradient-alpha.png "$cache/gradient-alpha.heic"
+"$bin" info "$cache/photo.avif" "$cache/gradient-alpha.heic"
+echo
 echo "# imagekernel prefetch"
 ls Examples/images/* > "$cache/list.txt"
 "$bin" prefetch --cache-dir "$cache" --from "$cache/list.txt"

@@ -5,7 +5,7 @@
 # executor threads if they shared a process. The 10,000-load storms (StressTests) run alone for
 # the same reason, and so do the CLI tests, whose child processes keep both cores busy: beside
 # them (most of all under --sanitize=thread) the conformance suites' deadlines would measure the
-# neighbours, not the plugin. The JPEG and PNG peak-memory tests measure the process's resident
+# neighbours, not the plugin. The JPEG, PNG and HEIF peak-memory tests measure the process's resident
 # set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +20,8 @@ groups=(
   "--filter CoderJPEGTests --skip $memory_test"
   "--filter $memory_test"
   "--filter PNGPeakMemoryTests"
+  "--filter CoderHEIFTests --skip HEIFPeakMemoryTests"
+  "--filter HEIFPeakMemoryTests"
   "--filter CacheDiskTests"
   "--filter LoaderHTTPTests"
 )

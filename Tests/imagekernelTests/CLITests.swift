@@ -255,3 +255,33 @@ struct CLIConvertBenchTests {
         }
     }
 }
+
+@Suite("imagekernel with HEIC and AVIF")
+struct CLIHEIFTests {
+    /// `info` prints libheif's own decode hash (REFERENCE-LIBHEIF.tsv) with orientation 1.
+    @Test(arguments: ["heif/libheif/example.heic", "heif/av1-avif-Link-U/kimono.rotate90.avif", "heif/pillow_heif/RGBA_10__29x100.heif"])
+    func infoMatchesLibheifReference(_ path: String) throws {
+        let table = try String(contentsOf: TestData.url("REFERENCE-LIBHEIF.tsv"), encoding: .utf8)
+        let row = try #require(table.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }.first { $0.first == path })
+        let output = try CLI.run(["info", TestData.url(path).path])
+        #expect(output.status == 0, "\(output.stderr)")
+        let line = try #require(output.lines.dropFirst().first)
+        #expect(["heic", "avif"].contains(line[1]))
+        #expect(line[2] == row[2] && line[3] == row[3] && line[5] == "1" && line[6] == row[6], "\(path)")
+    }
+
+    @Test func convertWritesAVIFAndHEICByExtension() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-cli-heif-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = TestData.url("heif/libheif/example.heic").path
+        for (name, format) in [("out.avif", "avif"), ("thumb.heic", "heic")] {
+            let target = dir.appendingPathComponent(name).path
+            let output = try CLI.run(["convert", "--thumbnail", "200x200", source, target])
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(output.lines.dropFirst().first.map { Array($0[2...4]) } == [format, "200", "133"])
+            let info = try CLI.run(["info", target])
+            #expect(info.lines.dropFirst().first.map { Array($0[1...3]) } == [format, "200", "133"])
+        }
+    }
+}

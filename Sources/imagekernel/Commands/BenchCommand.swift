@@ -18,7 +18,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Argument(help: "Image files.") var files: [String]
     @Option(help: "Timed runs per file.") var iterations: Int = 10
     @Option(help: "Thumbnail / resize box, WxH.") var size: String = "256x256"
-    @Option(help: "Encode format (png, jpg); default: the file's own.") var format: String?
+    @Option(help: "Encode format (png, jpg, heic, avif); default: the file's own.") var format: String?
 
     static let header = ["file", "operation", "iterations", "median_ms", "min_ms", "max_ms"]
 

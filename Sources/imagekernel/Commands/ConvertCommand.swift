@@ -10,7 +10,7 @@ struct ConvertCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "Input path or URL.") var input: String
-    @Argument(help: "Output path; its extension picks the format (png, jpg, …).") var output: String
+    @Argument(help: "Output path; its extension picks the format (png, jpg, heic, avif, …).") var output: String
     @Option(help: "Lossy quality, 1–100.") var quality: Int = 90
     @Option(help: "Decode to a thumbnail that fits WxH.") var thumbnail: String?
     @Flag(help: "Progressive JPEG / interlaced PNG.") var progressive = false

@@ -1,6 +1,7 @@
 import Foundation
 import ImageKernel
 import CacheDisk
+import CoderHEIF
 import CoderJPEG
 import CoderPNG
 import LoaderFile
@@ -9,7 +10,7 @@ import LoaderHTTP
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([PNGCoder(), JPEGCoder()])
+        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder()])
     }
 
     /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at once.
