@@ -43,6 +43,24 @@ public enum MemoryProbe {
         return (result, max(0, peak - before) * 1024)
     }
 
+    /// The peak-memory comparison the coders' thumbnail tests make: `thumbnail` measured three
+    /// times (each result checked by `check`), then `full` once. Returns the median thumbnail
+    /// peak, the full decode's peak and its result, and prints the figures under `label`.
+    public static func thumbnailVersusFull<T>(
+        _ label: String, thumbnail: () throws -> T, check: (T) -> Void, full: () throws -> T
+    ) throws -> (thumbnailPeak: Int, fullPeak: Int, full: T) {
+        var peaks: [Int] = []
+        for _ in 0..<3 {
+            let (result, bytes) = try peakGrowth(thumbnail)
+            check(result)
+            peaks.append(bytes)
+        }
+        let (fullResult, fullPeak) = try peakGrowth(full)
+        let median = peaks.sorted()[1]
+        print("\(label) memory: full decode peak RSS growth \(fullPeak / 1024) KiB; thumbnail \(peaks.map { $0 / 1024 }) KiB (median \(median / 1024) KiB)")
+        return (median, fullPeak, fullResult)
+    }
+
     private static func statusKilobytes(_ key: String) throws -> Int {
         let text = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {

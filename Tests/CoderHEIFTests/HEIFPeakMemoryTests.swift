@@ -17,18 +17,15 @@ struct HEIFPeakMemoryTests {
         let data = try coder.encode(
             try Fixtures.gradient(width: 3000, height: 2000), as: .heic, options: EncodeOptions(quality: 0.5), thumbnailFitting: 320)
         let options = DecodeOptions(thumbnailPixelSize: PixelSize(width: 256, height: 256))
-        var peaks: [Int] = []
-        for _ in 0..<3 {
-            let (thumbnail, bytes) = try MemoryProbe.peakGrowth { try coder.decode(data, options: options) }
-            #expect(thumbnail.width == 256 && thumbnail.height == 171)
-            #expect(thumbnail.decoderNotes[Image.MetadataKey.thumbnailSource] == "embedded")
-            peaks.append(bytes)
-        }
-        let (full, fullPeak) = try MemoryProbe.peakGrowth { try coder.decode(data, options: DecodeOptions()) }
+        let (peak, fullPeak, full) = try MemoryProbe.thumbnailVersusFull(
+            "CoderHEIF", thumbnail: { try coder.decode(data, options: options) },
+            check: { thumbnail in
+                #expect(thumbnail.width == 256 && thumbnail.height == 171)
+                #expect(thumbnail.decoderNotes[Image.MetadataKey.thumbnailSource] == "embedded")
+            },
+            full: { try coder.decode(data, options: DecodeOptions()) })
         let fullPixelBytes = 3000 * 2000 * 3
         #expect(full.width == 3000 && full.pixels.count == fullPixelBytes)
-        let peak = peaks.sorted()[1]
-        print("CoderHEIF memory: full decode peak RSS growth \(fullPeak / 1024) KiB; 256px thumbnail \(peaks.map { $0 / 1024 }) KiB (median \(peak / 1024) KiB)")
         #expect(fullPeak >= fullPixelBytes * 9 / 10, "the probe saw only \(fullPeak) bytes for a \(fullPixelBytes)-byte decode")
         #expect(peak <= fullPeak / 16, "thumbnail peak \(peak) bytes vs full \(fullPeak) bytes")
     }

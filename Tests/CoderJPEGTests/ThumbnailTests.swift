@@ -181,17 +181,12 @@ struct ThumbnailTests {
     func thumbnailPeakMemoryIsFarBelowFullDecode() throws {
         let data = try Synthetic.jpeg(width: 6000, height: 4000)
         let options = DecodeOptions(thumbnailPixelSize: PixelSize(width: 256, height: 256))
-        var thumbnailPeaks: [Int] = []
-        for _ in 0..<3 {
-            let (thumbnail, bytes) = try MemoryProbe.peakGrowth { try coder.decode(data, options: options) }
-            #expect(thumbnail.width == 256 && thumbnail.height == 171)
-            thumbnailPeaks.append(bytes)
-        }
-        let (full, fullPeak) = try MemoryProbe.peakGrowth { try coder.decode(data, options: DecodeOptions()) }
+        let (thumbnailPeak, fullPeak, full) = try MemoryProbe.thumbnailVersusFull(
+            "CoderJPEG", thumbnail: { try coder.decode(data, options: options) },
+            check: { #expect($0.width == 256 && $0.height == 171) },
+            full: { try coder.decode(data, options: DecodeOptions()) })
         let fullPixelBytes = 6000 * 4000 * 3
         #expect(full.width == 6000 && full.pixels.count == fullPixelBytes)
-        let thumbnailPeak = thumbnailPeaks.sorted()[1]
-        print("CoderJPEG memory: full decode peak RSS growth \(fullPeak / 1024) KiB; 256px thumbnail \(thumbnailPeaks.map { $0 / 1024 }) KiB (median \(thumbnailPeak / 1024) KiB)")
         // The probe must see the full buffer, or its small figure for the thumbnail means nothing.
         #expect(fullPeak >= fullPixelBytes * 9 / 10, "the probe saw only \(fullPeak) bytes for a \(fullPixelBytes)-byte decode")
         // Far below: under a sixteenth of the full decode's peak (about 4.4 MB of 70 MB here; the
