@@ -63,6 +63,14 @@ let package = Package(
                 .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CacheDisk", package: "ImageKernel"),
             ]
         ),
+        .target(name: "CBenchHEIF", linkerSettings: [.linkedLibrary("heif")]),
+        .executableTarget(
+            name: "bench-heif",
+            dependencies: [
+                "BenchSupport", "CBenchHEIF",
+                .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "CoderHEIF", package: "ImageKernel"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

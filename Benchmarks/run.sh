@@ -7,6 +7,7 @@
 #   bench-png       CoderPNG decode/encode vs libpng called from C
 #   bench-disk      CacheDisk store/read vs raw files
 #   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
+#   bench-heif      CoderHEIF decode/encode vs libheif called from C, stored-thumbnail decode vs full
 #   bench-http      LoaderHTTP vs `curl --parallel` against nginx on 127.0.0.1
 #   bench-coalesce  N = 1..1000 concurrent ImageManager loads of one 24 MP JPEG from nginx:
 #                   wall(N)/wall(1), decodes, loader calls and HTTP requests (goal <= 1.3x, 1 decode)

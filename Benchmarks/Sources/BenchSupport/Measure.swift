@@ -44,6 +44,25 @@ public enum Measure {
         return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }
 
+    /// Median seconds of `ours` and `baseline`, measured in alternating rounds (after one warm-up
+    /// run each) so that both see the same machine load (the machine is shared).
+    public static func paired(rounds: Int, ours: () -> Void, baseline: () -> Void) -> (ours: Double, baseline: Double) {
+        ours()
+        baseline()
+        let clock = ContinuousClock()
+        var a: [Double] = [], b: [Double] = []
+        for round in 0..<rounds {
+            if round % 2 == 0 {
+                a.append(seconds(clock.measure(ours)))
+                b.append(seconds(clock.measure(baseline)))
+            } else {
+                b.append(seconds(clock.measure(baseline)))
+                a.append(seconds(clock.measure(ours)))
+            }
+        }
+        return (median(a), median(b))
+    }
+
     /// CPU seconds (user + system) used by this process so far.
     public static func cpuSeconds() -> Double {
         var usage = rusage()

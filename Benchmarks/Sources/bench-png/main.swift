@@ -38,23 +38,8 @@ func photoLike(width: Int, height: Int, channels: Int, bitsPerComponent: Int = 8
     return try! Image(width: width, height: height, pixelFormat: PixelFormat(layout: layout, bitsPerComponent: bitsPerComponent), pixels: pixels)
 }
 
-/// Median seconds of `ours` and `baseline`, measured in alternating rounds so that both see the
-/// same machine load (the machine is shared).
 func paired(rounds: Int, ours: () -> Void, baseline: () -> Void) -> (ours: Double, baseline: Double) {
-    ours()
-    baseline()
-    let clock = ContinuousClock()
-    var a: [Double] = [], b: [Double] = []
-    for round in 0..<rounds {
-        if round % 2 == 0 {
-            a.append(Measure.seconds(clock.measure(ours)))
-            b.append(Measure.seconds(clock.measure(baseline)))
-        } else {
-            b.append(Measure.seconds(clock.measure(baseline)))
-            a.append(Measure.seconds(clock.measure(ours)))
-        }
-    }
-    return (Measure.median(a), Measure.median(b))
+    Measure.paired(rounds: rounds, ours: ours, baseline: baseline)
 }
 
 func baselineDecode(_ data: Data, preserve16: Bool) -> [UInt8] {
