@@ -82,7 +82,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CoderHEIFTests",
-            dependencies: ["TestData", "CoderHEIF", "CLibHEIF", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "TestData", "CoderHEIF", "ImageKernelConformance", "LoaderFile", "CoderPNG", "CoderJPEG",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
