@@ -17,7 +17,8 @@ import ImageKernel
 /// 8-bit RGB, or RGBA when the file has an alpha plane (straight alpha; premultiplied files are
 /// un-premultiplied by libheif). Files with 10 or 12 bits per sample give 8-bit samples by
 /// default and 16-bit samples (scaled to the full 16-bit range) with
-/// ``DecodeOptions/preserve16Bit``. Monochrome files decode to RGB with equal channels. The ICC
+/// ``DecodeOptions/preserve16Bit``. Monochrome files (every coded image monochrome, read from
+/// the `hvcC`/`av1C` boxes) decode to gray or gray+alpha, libheif's own gray values. The ICC
 /// profile and the raw EXIF block are carried (``Image/iccProfile``, ``Image/exif``).
 ///
 /// Before any pixel is decoded the sizes the file declares are checked against

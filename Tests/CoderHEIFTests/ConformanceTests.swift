@@ -23,7 +23,13 @@ struct ConformanceTests {
         guard let row = LibheifReference.decodable.first(where: { $0.path == path }), let data = try? TestData.data(path) else { return nil }
         return CoderFixture(
             name: path, data: data, format: ImageFormat.sniff(data), width: row.width, height: row.height,
-            pixelFormat: row.hasAlpha ? .rgba8 : .rgb8, orientation: .up)
+            pixelFormat: expectedFormat(path, hasAlpha: row.hasAlpha), orientation: .up)
+    }
+
+    /// pillow_heif's `L_*` and `LA_*` files are monochrome (gray, gray+alpha); the rest colour.
+    static func expectedFormat(_ path: String, hasAlpha: Bool) -> PixelFormat {
+        let gray = path.contains("/L_") || path.contains("/LA_")
+        return gray ? (hasAlpha ? .grayAlpha8 : .gray8) : (hasAlpha ? .rgba8 : .rgb8)
     }
 
     static let encodeTargets: [CoderConformance.EncodeTarget] = [

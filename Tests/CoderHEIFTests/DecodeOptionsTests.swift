@@ -24,6 +24,15 @@ struct DecodeOptionsTests {
         #expect(samples.max()! > 0xF000)
     }
 
+    @Test("monochrome files decode to gray", arguments: [
+        ("heif/pillow_heif/L_8__128x128.heif", PixelFormat.gray8), ("heif/pillow_heif/LA_8__29x100.heif", .grayAlpha8),
+        ("heif/av1-avif-Link-U/fox.profile0.8bpc.yuv420.monochrome.avif", .gray8), ("heif/pillow_heif/RGB_8__29x100.heif", .rgb8),
+        ("heif/libheif/tests-data/with-alpha-512x512.heic", .rgba8),
+    ])
+    func monochromeIsGray(_ path: String, _ format: PixelFormat) throws {
+        #expect(try coder.decode(TestData.data(path), options: DecodeOptions()).pixelFormat == format)
+    }
+
     @Test func eightBitFilesStayEightBitWithPreserve16Bit() throws {
         let image = try coder.decode(TestData.data("heif/libheif/example.heic"), options: DecodeOptions(preserve16Bit: true))
         #expect(image.pixelFormat == .rgb8)

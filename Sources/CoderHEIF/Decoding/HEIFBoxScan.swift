@@ -3,7 +3,8 @@ import ImageKernel
 
 /// A bounds-checked walk over a HEIF file's `meta` box that finds every size the file declares
 /// before libheif allocates anything: each `ispe` property (images and tiles) and the output
-/// size of each `grid` item (stored as item data, which libheif reads only when decoding).
+/// size of each `grid` item (stored as item data, which libheif reads only when decoding); and
+/// whether every coded image is monochrome (libheif 1.15 has no call that says so before decoding).
 ///
 /// Anything malformed is left for libheif to report; the scan only refuses what it can read.
 enum HEIFBoxScan {
@@ -19,25 +20,42 @@ enum HEIFBoxScan {
         var size: PixelSize
     }
 
-    /// Every `ispe` size and every grid's output size, in file order.
-    static func declaredSizes(_ data: Data) -> [Declared] {
-        let bytes = [UInt8](data)
-        guard let meta = boxes(bytes, in: 0..<bytes.count).first(where: { $0.type == "meta" }), meta.body.count > 4 else { return [] }
-        let children = boxes(bytes, in: (meta.body.lowerBound + 4)..<meta.body.upperBound)  // full box: skip version/flags
+    /// What the scan found.
+    struct Findings {
+        /// Every `ispe` size and every grid's output size, in file order.
         var declared: [Declared] = []
+        /// True when the file has coded images (`hvcC`/`av1C`) and every one is monochrome
+        /// (HEVC `chroma_format_idc` 0, AV1 `mono_chrome`): a gray image, with a gray alpha plane
+        /// if it has one.
+        var isMonochrome = false
+    }
+
+    static func scan(_ data: Data) -> Findings {
+        let bytes = [UInt8](data)
+        guard let meta = boxes(bytes, in: 0..<bytes.count).first(where: { $0.type == "meta" }), meta.body.count > 4 else { return Findings() }
+        let children = boxes(bytes, in: (meta.body.lowerBound + 4)..<meta.body.upperBound)  // full box: skip version/flags
+        var found = Findings()
         func check(_ what: String, _ width: Int, _ height: Int) {
-            declared.append(Declared(what: what, size: PixelSize(width: width, height: height)))
+            found.declared.append(Declared(what: what, size: PixelSize(width: width, height: height)))
         }
         if let iprp = children.first(where: { $0.type == "iprp" }),
             let ipco = boxes(bytes, in: iprp.body).first(where: { $0.type == "ipco" })
         {
-            for property in boxes(bytes, in: ipco.body) where property.type == "ispe" && property.body.count >= 12 {
-                let at = property.body.lowerBound + 4
-                check("image or tile (ispe)", Int(be(bytes, at, 4)), Int(be(bytes, at + 4, 4)))
+            var monochrome: [Bool] = []
+            for property in boxes(bytes, in: ipco.body) {
+                let body = property.body
+                switch property.type {
+                case "ispe" where body.count >= 12:
+                    check("image or tile (ispe)", Int(be(bytes, body.lowerBound + 4, 4)), Int(be(bytes, body.lowerBound + 8, 4)))
+                case "hvcC" where body.count > 16: monochrome.append(bytes[body.lowerBound + 16] & 3 == 0)
+                case "av1C" where body.count > 2: monochrome.append(bytes[body.lowerBound + 2] >> 4 & 1 == 1)
+                default: break
+                }
             }
+            found.isMonochrome = !monochrome.isEmpty && !monochrome.contains(false)
         }
         let gridItems = Set(itemTypes(bytes, children).filter { $0.value == "grid" }.keys)
-        guard !gridItems.isEmpty else { return declared }
+        guard !gridItems.isEmpty else { return found }
         let idat = children.first { $0.type == "idat" }?.body
         for (item, extents) in itemLocations(bytes, children, idat: idat) where gridItems.contains(item) {
             guard let first = extents.first, first.count >= 8, first.upperBound <= bytes.count else { continue }
@@ -49,7 +67,7 @@ enum HEIFBoxScan {
             let height = Int(be(bytes, at + (wide ? 4 : 2), wide ? 4 : 2))
             check("grid", width, height)
         }
-        return declared
+        return found
     }
 
     /// The boxes laid end to end in `range`; stops at the first malformed header.

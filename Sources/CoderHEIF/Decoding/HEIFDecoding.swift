@@ -21,11 +21,12 @@ enum HEIFDecoding {
         if size.width * size.height > limit {
             throw HEIFFailure.pixelLimit("primary image", width: size.width, height: size.height, limit: limit, coder: coder)
         }
-        try checkCodedSizes(data, output: size, limit: limit, coder: coder)
+        let boxes = HEIFBoxScan.scan(data)
+        try checkCodedSizes(boxes.declared, output: size, limit: limit, coder: coder)
 
         let box = options.thumbnailPixelSize.flatMap { $0.isEmpty ? nil : $0 }
         let target = box.map { PixelSize.thumbnail(of: size, fitting: $0) } ?? size
-        let format = HEIFPixels.format(of: primary, preserve16Bit: options.preserve16Bit, monochrome: false)
+        let format = HEIFPixels.format(of: primary, preserve16Bit: options.preserve16Bit, monochrome: boxes.isMonochrome)
         var image: Image
         var source: String?
         if target != size, let thumbnail = embeddedThumbnail(of: primary, covering: target, fullSize: size) {
@@ -60,10 +61,10 @@ enum HEIFDecoding {
     /// boxes before libheif reads a grid or decodes anything. Each may exceed the limit only by
     /// the block padding coding needs (sides rounded up to 128, as AV1 superblocks and HEVC
     /// CTUs pad a cropped image); anything larger is refused before allocation.
-    static func checkCodedSizes(_ data: Data, output: PixelSize, limit: Int, coder: String) throws(ImageKernelError) {
+    static func checkCodedSizes(_ declaredSizes: [HEIFBoxScan.Declared], output: PixelSize, limit: Int, coder: String) throws(ImageKernelError) {
         func padded(_ side: Int) -> Int { (side + 127) / 128 * 128 }
         let allowance = max(limit, padded(output.width) * padded(output.height))
-        for declared in HEIFBoxScan.declaredSizes(data) {
+        for declared in declaredSizes {
             let (w, h) = (declared.size.width, declared.size.height)
             let (area, overflow) = w.multipliedReportingOverflow(by: h)
             if overflow || area > allowance {
