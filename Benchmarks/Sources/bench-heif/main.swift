@@ -19,10 +19,12 @@ func photo(width: Int, height: Int) -> Image {
     try! Image(width: width, height: height, pixelFormat: .rgb8, pixels: SyntheticPhoto.rgb8(width: width, height: height))
 }
 
-func baselineDecode(_ data: Data) {
+/// libheif's decode; `owned` also copies the pixels out into a buffer of the caller's, which
+/// ours must do (an `Image` owns its pixels after the codec's objects are released).
+func baselineDecode(_ data: Data, owned: Bool = true) {
     data.withUnsafeBytes { raw in
         var w: Int32 = 0, h: Int32 = 0
-        guard cbenchheif_decode(raw.baseAddress, raw.count, &w, &h) == 0 else { fatalError("baseline decode failed") }
+        guard cbenchheif_decode(raw.baseAddress, raw.count, owned ? 1 : 0, &w, &h) == 0 else { fatalError("baseline decode failed") }
     }
 }
 
@@ -58,8 +60,23 @@ let heic12 = try FixtureCache.data("photo-4000x3000-thumb320.heic") {
 let avif12 = try FixtureCache.data("photo-4000x3000.avif") { try coder.encode(big, as: .avif, options: EncodeOptions(quality: 0.8)) }
 for (name, data) in [("decode 12 MP HEIC", heic12), ("decode 12 MP AVIF", avif12)] {
     let times = Measure.paired(rounds: rounds, ours: { _ = try! coder.decode(data, options: DecodeOptions()) }, baseline: { baselineDecode(data) })
-    report(name, ours: times.ours, baseline: times.baseline, goal: goal)
+    report(name + " (vs decode + copy out)", ours: times.ours, baseline: times.baseline, goal: goal)
+    let bare = Measure.paired(rounds: rounds, ours: { _ = try! coder.decode(data, options: DecodeOptions()) }, baseline: { baselineDecode(data, owned: false) })
+    report(name + " (vs decode alone)", ours: bare.ours, baseline: bare.baseline)
 }
+
+// 1b. A 4000x3000 grid of 512 px tiles (as phones write): libheif's tile threads against one.
+let gridData = try FixtureCache.data("photo-4000x3000-grid512.heic") { try GridFile.make(from: big, tile: 512, coder: coder) }
+let gridImage = try coder.decode(gridData, options: DecodeOptions())
+precondition(gridImage.width == 4000 && gridImage.height == 3000, "the grid file decodes to \(gridImage.width)x\(gridImage.height)")
+let single = HEIFCoder(decodingThreads: 1)
+let gridThreads = Measure.paired(
+    rounds: rounds, ours: { _ = try! coder.decode(gridData, options: DecodeOptions()) },
+    baseline: { _ = try! single.decode(gridData, options: DecodeOptions()) })
+report("grid 12 MP: libheif threads vs 1 thread", ours: gridThreads.ours, baseline: gridThreads.baseline, goal: "(> 1: threads help)")
+let gridTimes = Measure.paired(rounds: rounds, ours: { _ = try! coder.decode(gridData, options: DecodeOptions()) }, baseline: { baselineDecode(gridData) })
+report("decode 12 MP grid HEIC", ours: gridTimes.ours, baseline: gridTimes.baseline, goal: goal)
+if CommandLine.arguments.contains("--decode-only") { exit(0) }
 
 // 2. Decode every decodable corpus file, one pass over all of them per round.
 let root = testDataRoot()
