@@ -41,10 +41,12 @@ import ImageKernel
 /// ## Encoding
 /// `.heic` (x265) and `.avif` (libaom), each only where the installed libheif has the encoder
 /// (``canEncode(_:)``). ``EncodeOptions/quality`` maps to libheif's 0–100 quality;
-/// ``EncodeOptions/lossless`` encodes 4:4:4 with the identity matrix, so 8-bit RGB(A) decodes
-/// back exactly. Alpha and the ICC profile are written; gray images are written as RGB; 16-bit
-/// images are written with 10 bits per sample (AVIF) or reduced to 8 bits (HEIC). An
-/// ``EncodeOptions/progressive`` flag has no meaning here and is ignored.
+/// ``EncodeOptions/lossless`` hands libheif 4:4:4 planes in the identity matrix (G, B, R) and
+/// asks the encoder for lossless coding, so 8-bit RGB(A) decodes back exactly, in HEIC and AVIF
+/// alike; ``EncodeOptions/chromaSubsampling444`` keeps full chroma in lossy files. Alpha, the ICC
+/// profile and EXIF (``Image/exif``) are written; gray images are written as RGB and 16-bit
+/// images as 8-bit (their high byte). ``encode(_:as:options:thumbnailFitting:)`` also stores a
+/// thumbnail. An ``EncodeOptions/progressive`` flag has no meaning here and is ignored.
 ///
 /// Errors are ``ImageKernelError``s with plugin `"CoderHEIF"`, code `corruptData`, `truncated`,
 /// `unsupported` or `pixelLimitExceeded`, and libheif's message and error numbers.

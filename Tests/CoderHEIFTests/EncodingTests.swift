@@ -13,15 +13,15 @@ struct EncodingTests {
         #expect(!coder.canEncode(.heif) && !coder.canEncode(.png))
     }
 
-    @Test("lossless AVIF gives back the exact pixels", arguments: [false, true])
-    func losslessAVIFIsExact(alpha: Bool) throws {
+    @Test("lossless AVIF and HEIC give back the exact pixels", arguments: [(ImageFormat.avif, false), (.avif, true), (.heic, false), (.heic, true)])
+    func losslessIsExact(format: ImageFormat, alpha: Bool) throws {
         let image = try Fixtures.gradient(width: 96, height: 64, alpha: alpha)
-        let data = try coder.encode(image, as: .avif, options: EncodeOptions(lossless: true))
-        #expect(ImageFormat.sniff(data) == .avif)
+        let data = try coder.encode(image, as: format, options: EncodeOptions(lossless: true))
+        #expect(ImageFormat.sniff(data) == format)
         let back = try coder.decode(data, options: DecodeOptions())
         #expect(back.pixelFormat.hasAlpha == alpha)
         let same = back.rgba8Pixels() == image.rgba8Pixels()
-        #expect(same, "lossless AVIF changed pixels")
+        #expect(same, "lossless \(format) changed pixels")
     }
 
     @Test("lossy HEIC and AVIF stay close at quality 0.9", arguments: [ImageFormat.heic, .avif])
