@@ -62,6 +62,7 @@ static void NAME(cjpeg_spans *spans, int source, int target, T num, T den, int u
     int taps = spans->taps; \
     T limit = (T)source * den; \
     int low = 0; \
+    const double inv_num = 1.0 / (double)num; /* every window but a clipped last one is num long */ \
     for (int i = 0; i < target; i++) { \
         T start = (T)i * num, end = start + num; \
         if (end > limit) end = limit; \
@@ -75,7 +76,7 @@ static void NAME(cjpeg_spans *spans, int source, int target, T num, T den, int u
         T total = end - start; /* > 0: start < source * den for every i < target */ \
         int sum = 0, largest = low; \
         T best = -1; \
-        double inv = 1.0 / (double)total; \
+        double inv = total == num ? inv_num : 1.0 / (double)total; \
         for (int s = low; s <= high; s++) { \
             T lo = (T)s * den > start ? (T)s * den : start; \
             T hi = (T)(s + 1) * den < end ? (T)(s + 1) * den : end; \
@@ -188,21 +189,116 @@ static void cjpeg_transpose_group(uint16_t *const rows[CJPEG_GROUP], int width, 
         for (int r = 0; r < CJPEG_GROUP; r++) columns[(size_t)x * CJPEG_GROUP + r] = rows[r][x];
 }
 
-/* The vertical pass of output row y: 8.8 sums of its source rows, vertical weights summing to 2^8. */
+/* Up to CJPEG_VPASS_CHUNK source rows (`n` constant after inlining) weighted and added in
+ * registers, the 8.8 sums stored (`add`: added to what `sums` holds) once per sample. */
+#define CJPEG_VPASS_CHUNK 4
+static inline __attribute__((always_inline)) void cjpeg_vpass_scalar(const uint8_t *const *restrict src, const uint16_t *restrict w,
+                                                                     int n, int x, int width, int add, uint16_t *restrict sums) {
+    for (; x < width; x++) {
+        unsigned acc = add ? sums[x] : 0;
+        for (int k = 0; k < n; k++) acc += (unsigned)src[k][x] * w[k];
+        sums[x] = (uint16_t)acc;
+    }
+}
+
+#if defined(__SSE2__)
+static inline __attribute__((always_inline)) void cjpeg_vpass_sse2(const uint8_t *const *restrict src, const uint16_t *restrict w,
+                                                                   int n, int width, int add, uint16_t *restrict sums) {
+    const __m128i zero = _mm_setzero_si128();
+    int x = 0;
+    for (; x + 8 <= width; x += 8) {
+        __m128i acc = add ? _mm_loadu_si128((const __m128i *)(sums + x)) : zero;
+        for (int k = 0; k < n; k++)
+            acc = _mm_add_epi16(acc, _mm_mullo_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(src[k] + x)), zero),
+                                                     _mm_set1_epi16((short)w[k])));
+        _mm_storeu_si128((__m128i *)(sums + x), acc);
+    }
+    cjpeg_vpass_scalar(src, w, n, x, width, add, sums);
+}
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CJPEG_HAVE_AVX2_PATH 1
+/* The same with 16 samples per vector, for CPUs with AVX2 (cjpeg_has_avx2). */
+static inline __attribute__((always_inline, target("avx2"))) void cjpeg_vpass_avx2_n(
+    const uint8_t *const *restrict src, const uint16_t *restrict w, int n, int width, int add, uint16_t *restrict sums) {
+    int x = 0;
+    for (; x + 16 <= width; x += 16) {
+        __m256i acc = add ? _mm256_loadu_si256((const __m256i *)(sums + x)) : _mm256_setzero_si256();
+        for (int k = 0; k < n; k++)
+            acc = _mm256_add_epi16(acc, _mm256_mullo_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(src[k] + x))),
+                                                           _mm256_set1_epi16((short)w[k])));
+        _mm256_storeu_si256((__m256i *)(sums + x), acc);
+    }
+    cjpeg_vpass_scalar(src, w, n, x, width, add, sums);
+}
+
+static __attribute__((target("avx2"))) void cjpeg_vpass_avx2(const uint8_t *const *src, const uint16_t *w, int n, int width, int add,
+                                                             uint16_t *sums) {
+    switch (n) {
+    case 1: cjpeg_vpass_avx2_n(src, w, 1, width, add, sums); break;
+    case 2: cjpeg_vpass_avx2_n(src, w, 2, width, add, sums); break;
+    case 3: cjpeg_vpass_avx2_n(src, w, 3, width, add, sums); break;
+    default: cjpeg_vpass_avx2_n(src, w, 4, width, add, sums); break;
+    }
+}
+
+static int cjpeg_has_avx2(void) {
+    static int known = -1; /* a benign race: every thread computes the same value */
+    int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (v < 0) {
+        __builtin_cpu_init();
+        v = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&known, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+#endif
+
+/* `n` (1...CJPEG_VPASS_CHUNK) weighted rows into `sums`, stored or (`add`) added. */
+static void cjpeg_vpass_chunk(const uint8_t *const *src, const uint16_t *w, int n, int width, int add, uint16_t *sums) {
+#if defined(CJPEG_HAVE_AVX2_PATH)
+    if (cjpeg_has_avx2()) {
+        cjpeg_vpass_avx2(src, w, n, width, add, sums);
+        return;
+    }
+#endif
+#if defined(__SSE2__)
+    switch (n) {
+    case 1: cjpeg_vpass_sse2(src, w, 1, width, add, sums); break;
+    case 2: cjpeg_vpass_sse2(src, w, 2, width, add, sums); break;
+    case 3: cjpeg_vpass_sse2(src, w, 3, width, add, sums); break;
+    default: cjpeg_vpass_sse2(src, w, 4, width, add, sums); break;
+    }
+#else
+    cjpeg_vpass_scalar(src, w, n, 0, width, add, sums);
+#endif
+}
+
+/* The vertical pass of output row y: 8.8 sums of its source rows, vertical weights summing to 2^8
+ * (so every partial sum fits 16 bits). Rows of weight 0 are skipped; the others are added in
+ * registers, a few at a time. */
 static void cjpeg_vpass_row(const uint8_t *restrict ring, size_t stride, int ring_rows, int width, const cjpeg_spans *rows,
                             int y, uint16_t *restrict sums) {
     int vt = rows->taps;
     const int *vw = rows->weights + (size_t)y * vt;
-    int first = rows->first[y];
-    const uint8_t *src = ring + (size_t)(first % ring_rows) * stride;
-    uint16_t w0 = (uint16_t)vw[0];
-    for (int x = 0; x < width; x++) sums[x] = (uint16_t)(src[x] * w0);
-    for (int k = 1; k < vt; k++) {
-        uint16_t w = (uint16_t)vw[k];
-        if (w == 0) continue;
-        const uint8_t *s = ring + (size_t)((first + k) % ring_rows) * stride;
-        for (int x = 0; x < width; x++) sums[x] = (uint16_t)(sums[x] + s[x] * w);
+    const uint8_t *src[CJPEG_VPASS_CHUNK];
+    uint16_t w[CJPEG_VPASS_CHUNK];
+    int n = 0, stored = 0;
+    int r = rows->first[y] % ring_rows;
+    for (int k = 0; k < vt; k++, r = r + 1 == ring_rows ? 0 : r + 1) {
+        if (vw[k] == 0) continue;
+        src[n] = ring + (size_t)r * stride;
+        w[n++] = (uint16_t)vw[k];
+        if (n == CJPEG_VPASS_CHUNK) {
+            cjpeg_vpass_chunk(src, w, n, width, stored, sums);
+            stored = 1;
+            n = 0;
+        }
     }
+    if (n > 0) cjpeg_vpass_chunk(src, w, n, width, stored, sums);
+    else if (!stored) memset(sums, 0, sizeof(uint16_t) * (size_t)width); /* not reached: weights sum to 2^8 */
 }
 
 /* JFIF YCbCr -> RGB (libjpeg's jdcolor.c: R = Y + 1.40200 Cr', G = Y - 0.34414 Cb' - 0.71414 Cr',
@@ -363,6 +459,13 @@ int cjpeg_decoder_read_raw_resampled(cjpeg_decoder *decoder, uint32_t target_wid
         int w = (int)comp->downsampled_width, h = (int)comp->downsampled_height;
         widths[c] = w;
         if ((size_t)w + 8 > widest) widest = (size_t)w + 8;
+        if (c == 2) {
+            /* Cr has Cb's sampling (cjpeg_raw_sampling_ok): the same spans and weights. */
+            cols[2] = cols[1];
+            rows[2] = rows[1];
+            hweights[2] = hweights[1];
+            continue;
+        }
         /* One sample of this plane spans (lh lD)/(ch cD) luma samples across, and likewise down, so
          * output x covers plane samples [x W ch cD / (tw lh lD), ...). */
         int64_t xnum = (int64_t)cinfo->output_width * comp->h_samp_factor * comp->DCT_scaled_size;
