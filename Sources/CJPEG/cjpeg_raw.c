@@ -58,12 +58,22 @@ static int cjpeg_spans_taps(int source, int64_t num, int64_t den) {
 }
 
 #define CJPEG_SPANS_FILL(NAME, T) \
-static void NAME(cjpeg_spans *spans, int source, int target, T num, T den, int unit) { \
+static void NAME(cjpeg_spans *spans, int source, int target, T num, T den, int unit, int period, int shift) { \
     int taps = spans->taps; \
     T limit = (T)source * den; \
     int low = 0; \
     const double inv_num = 1.0 / (double)num; /* every window but a clipped last one is num long */ \
     for (int i = 0; i < target; i++) { \
+        if (i >= period) { \
+            /* Window i is window i - period moved `shift` samples on, unless either is clamped at the end. */ \
+            int f = spans->first[i - period] + shift; \
+            if (f <= source - taps && (T)i * num + num <= limit) { \
+                spans->first[i] = f; \
+                memcpy(spans->weights + (size_t)i * taps, spans->weights + (size_t)(i - period) * taps, sizeof(int) * (size_t)taps); \
+                low = f; \
+                continue; \
+            } \
+        } \
         T start = (T)i * num, end = start + num; \
         if (end > limit) end = limit; \
         while (low < source - 1 && (T)(low + 1) * den <= start) low++; \
@@ -97,13 +107,22 @@ static void NAME(cjpeg_spans *spans, int source, int target, T num, T den, int u
 CJPEG_SPANS_FILL(cjpeg_spans_fill32, int32_t)
 CJPEG_SPANS_FILL(cjpeg_spans_fill64, int64_t)
 
+/* The windows repeat: window i + den/g starts num/g samples after window i (g = gcd(num, den)), with
+ * the same weights. Only the first period is computed (and windows clamped at the end). */
 static void cjpeg_spans_fill(cjpeg_spans *spans, int source, int target, int64_t num, int64_t den, int unit) {
+    int64_t g = num, r = den;
+    while (r != 0) {
+        int64_t t = g % r;
+        g = r;
+        r = t;
+    }
+    int period = den / g < target ? (int)(den / g) : target, shift = period < target ? (int)(num / g) : 0;
     int64_t bound = (int64_t)target * num + num;
     if ((int64_t)source * den + den > bound) bound = (int64_t)source * den + den;
     if (bound < INT32_MAX / 2 && num * unit < INT32_MAX / 2)
-        cjpeg_spans_fill32(spans, source, target, (int32_t)num, (int32_t)den, unit);
+        cjpeg_spans_fill32(spans, source, target, (int32_t)num, (int32_t)den, unit, period, shift);
     else
-        cjpeg_spans_fill64(spans, source, target, num, den, unit);
+        cjpeg_spans_fill64(spans, source, target, num, den, unit, period, shift);
 }
 
 /* Vertical weights sum to 2^8 (sums stay in uint16 as 8.8 fixed point, so the row loop is a flat
