@@ -263,16 +263,8 @@ static __attribute__((target("avx2"))) void cjpeg_vpass_avx2(const uint8_t *cons
     }
 }
 
-static int cjpeg_has_avx2(void) {
-    static int known = -1; /* a benign race: every thread computes the same value */
-    int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx2") ? 1 : 0;
-        __atomic_store_n(&known, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
+/* The runtime's CPU model, filled in before main (a load and a test per call). */
+static int cjpeg_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #endif
 
 /* `n` (1...CJPEG_VPASS_CHUNK) weighted rows into `sums`, stored or (`add`) added. */
