@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cjpeg_internal.h"
+#include "cjpeg_ycc.h"
 
 /* Scales with fast IDCTs only (as the thumbnail planner picks). Sampling this path handles: three components, YCbCr, luma 1x1, 2x1 or 2x2, chroma 1x1. */
 static int cjpeg_raw_sampling_ok(j_decompress_ptr cinfo) {
@@ -138,7 +139,7 @@ static void cjpeg_spans_fill(cjpeg_spans *spans, int source, int target, int64_t
  * transposed so the 8 rows of one column are one vector, the horizontal pass then runs on whole
  * vectors (one multiply-add per tap for 8 outputs), and the colour conversion works on the same
  * column-interleaved layout. */
-#define CJPEG_GROUP 8
+/* (CJPEG_GROUP, 8: cjpeg_ycc.h.) */
 
 /* (v * w) >> 16 per lane, horizontal weights summing to 2^15: each output is the sample with 7 fractional bits (0...32640),
  * each weight stored 8 times over (one vector per tap). */
@@ -317,33 +318,13 @@ static void cjpeg_vpass_row(const uint8_t *restrict ring, size_t stride, int rin
  * libjpeg-turbo's SIMD does it: each coefficient split so the
  * multiplier fits (1.402 = 1 + 0.402, ...), mulhi = (a * b) >> 16 on 2a, saturating adds.
  * Writes pixel x of the group's row r at rows[r] + 3x. */
-enum { CJPEG_K_CR_R = 13173, CJPEG_K_CB_G = 11277, CJPEG_K_CR_G = 23401, CJPEG_K_CB_B = 25297 }; /* round(k * 2^15) */
+/* (The coefficients CJPEG_K_*: cjpeg_ycc.h.) */
 
 static inline __attribute__((unused)) int16_t cjpeg_sat16(int v) { return (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v); }
 static inline __attribute__((unused)) int cjpeg_mulhi(int a, int b) { return (a * b) >> 16; }
 static inline __attribute__((unused)) uint8_t cjpeg_clamp8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
 #if defined(__SSE2__)
-/* An 8x8 transpose of 16-bit lanes in registers. */
-static inline void cjpeg_transpose8(__m128i v[8]) {
-    __m128i b0 = _mm_unpacklo_epi16(v[0], v[1]), b1 = _mm_unpackhi_epi16(v[0], v[1]);
-    __m128i b2 = _mm_unpacklo_epi16(v[2], v[3]), b3 = _mm_unpackhi_epi16(v[2], v[3]);
-    __m128i b4 = _mm_unpacklo_epi16(v[4], v[5]), b5 = _mm_unpackhi_epi16(v[4], v[5]);
-    __m128i b6 = _mm_unpacklo_epi16(v[6], v[7]), b7 = _mm_unpackhi_epi16(v[6], v[7]);
-    __m128i c0 = _mm_unpacklo_epi32(b0, b2), c1 = _mm_unpackhi_epi32(b0, b2);
-    __m128i c2 = _mm_unpacklo_epi32(b1, b3), c3 = _mm_unpackhi_epi32(b1, b3);
-    __m128i c4 = _mm_unpacklo_epi32(b4, b6), c5 = _mm_unpackhi_epi32(b4, b6);
-    __m128i c6 = _mm_unpacklo_epi32(b5, b7), c7 = _mm_unpackhi_epi32(b5, b7);
-    v[0] = _mm_unpacklo_epi64(c0, c4);
-    v[1] = _mm_unpackhi_epi64(c0, c4);
-    v[2] = _mm_unpacklo_epi64(c1, c5);
-    v[3] = _mm_unpackhi_epi64(c1, c5);
-    v[4] = _mm_unpacklo_epi64(c2, c6);
-    v[5] = _mm_unpackhi_epi64(c2, c6);
-    v[6] = _mm_unpacklo_epi64(c3, c7);
-    v[7] = _mm_unpackhi_epi64(c3, c7);
-}
-
 /* R, G and B of one column (8 rows) as signed 16-bit, not yet clamped. */
 static inline void cjpeg_ycc_column(const uint16_t *yv, const uint16_t *cbv, const uint16_t *crv, __m128i *r, __m128i *g,
                                     __m128i *b) {
@@ -362,6 +343,9 @@ static inline void cjpeg_ycc_column(const uint16_t *yv, const uint16_t *cbv, con
 static void cjpeg_ycc_group_to_rgb(const uint16_t *restrict yp, const uint16_t *restrict cbp, const uint16_t *restrict crp,
                                    uint8_t *const rows[CJPEG_GROUP], int count, int tw) {
     int x = 0;
+#if defined(CJPEG_HAVE_AVX2_PATH)
+    if (cjpeg_has_avx2()) x = cjpeg_ycc_blocks_avx2(yp, cbp, crp, rows, count, tw);
+#endif
 #if defined(__SSE2__)
     /* Eight columns at a time: transposed back to rows, packed to bytes, interleaved to RGBX and
      * stored as overlapping 8-byte pairs of pixels (the row's last block is stored exactly). */
