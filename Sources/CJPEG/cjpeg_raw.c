@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cjpeg_internal.h"
+#include "cjpeg_ycc.h"
 
 /* Scales with fast IDCTs only (as the thumbnail planner picks). Sampling this path handles: three components, YCbCr, luma 1x1, 2x1 or 2x2, chroma 1x1. */
 static int cjpeg_raw_sampling_ok(j_decompress_ptr cinfo) {
@@ -58,11 +59,22 @@ static int cjpeg_spans_taps(int source, int64_t num, int64_t den) {
 }
 
 #define CJPEG_SPANS_FILL(NAME, T) \
-static void NAME(cjpeg_spans *spans, int source, int target, T num, T den, int unit) { \
+static void NAME(cjpeg_spans *spans, int source, int target, T num, T den, int unit, int period, int shift) { \
     int taps = spans->taps; \
     T limit = (T)source * den; \
     int low = 0; \
+    const double inv_num = 1.0 / (double)num; /* every window but a clipped last one is num long */ \
     for (int i = 0; i < target; i++) { \
+        if (i >= period) { \
+            /* Window i is window i - period moved `shift` samples on, unless either is clamped at the end. */ \
+            int f = spans->first[i - period] + shift; \
+            if (f <= source - taps && (T)i * num + num <= limit) { \
+                spans->first[i] = f; \
+                memcpy(spans->weights + (size_t)i * taps, spans->weights + (size_t)(i - period) * taps, sizeof(int) * (size_t)taps); \
+                low = f; \
+                continue; \
+            } \
+        } \
         T start = (T)i * num, end = start + num; \
         if (end > limit) end = limit; \
         while (low < source - 1 && (T)(low + 1) * den <= start) low++; \
@@ -75,7 +87,7 @@ static void NAME(cjpeg_spans *spans, int source, int target, T num, T den, int u
         T total = end - start; /* > 0: start < source * den for every i < target */ \
         int sum = 0, largest = low; \
         T best = -1; \
-        double inv = 1.0 / (double)total; \
+        double inv = total == num ? inv_num : 1.0 / (double)total; \
         for (int s = low; s <= high; s++) { \
             T lo = (T)s * den > start ? (T)s * den : start; \
             T hi = (T)(s + 1) * den < end ? (T)(s + 1) * den : end; \
@@ -96,13 +108,22 @@ static void NAME(cjpeg_spans *spans, int source, int target, T num, T den, int u
 CJPEG_SPANS_FILL(cjpeg_spans_fill32, int32_t)
 CJPEG_SPANS_FILL(cjpeg_spans_fill64, int64_t)
 
+/* The windows repeat: window i + den/g starts num/g samples after window i (g = gcd(num, den)), with
+ * the same weights. Only the first period is computed (and windows clamped at the end). */
 static void cjpeg_spans_fill(cjpeg_spans *spans, int source, int target, int64_t num, int64_t den, int unit) {
+    int64_t g = num, r = den;
+    while (r != 0) {
+        int64_t t = g % r;
+        g = r;
+        r = t;
+    }
+    int period = den / g < target ? (int)(den / g) : target, shift = period < target ? (int)(num / g) : 0;
     int64_t bound = (int64_t)target * num + num;
     if ((int64_t)source * den + den > bound) bound = (int64_t)source * den + den;
     if (bound < INT32_MAX / 2 && num * unit < INT32_MAX / 2)
-        cjpeg_spans_fill32(spans, source, target, (int32_t)num, (int32_t)den, unit);
+        cjpeg_spans_fill32(spans, source, target, (int32_t)num, (int32_t)den, unit, period, shift);
     else
-        cjpeg_spans_fill64(spans, source, target, num, den, unit);
+        cjpeg_spans_fill64(spans, source, target, num, den, unit, period, shift);
 }
 
 /* Vertical weights sum to 2^8 (sums stay in uint16 as 8.8 fixed point, so the row loop is a flat
@@ -118,7 +139,7 @@ static void cjpeg_spans_fill(cjpeg_spans *spans, int source, int target, int64_t
  * transposed so the 8 rows of one column are one vector, the horizontal pass then runs on whole
  * vectors (one multiply-add per tap for 8 outputs), and the colour conversion works on the same
  * column-interleaved layout. */
-#define CJPEG_GROUP 8
+/* (CJPEG_GROUP, 8: cjpeg_ycc.h.) */
 
 /* (v * w) >> 16 per lane, horizontal weights summing to 2^15: each output is the sample with 7 fractional bits (0...32640),
  * each weight stored 8 times over (one vector per tap). */
@@ -188,21 +209,108 @@ static void cjpeg_transpose_group(uint16_t *const rows[CJPEG_GROUP], int width, 
         for (int r = 0; r < CJPEG_GROUP; r++) columns[(size_t)x * CJPEG_GROUP + r] = rows[r][x];
 }
 
-/* The vertical pass of output row y: 8.8 sums of its source rows, vertical weights summing to 2^8. */
+/* Up to CJPEG_VPASS_CHUNK source rows (`n` constant after inlining) weighted and added in
+ * registers, the 8.8 sums stored (`add`: added to what `sums` holds) once per sample. */
+#define CJPEG_VPASS_CHUNK 4
+static inline __attribute__((always_inline)) void cjpeg_vpass_scalar(const uint8_t *const *restrict src, const uint16_t *restrict w,
+                                                                     int n, int x, int width, int add, uint16_t *restrict sums) {
+    for (; x < width; x++) {
+        unsigned acc = add ? sums[x] : 0;
+        for (int k = 0; k < n; k++) acc += (unsigned)src[k][x] * w[k];
+        sums[x] = (uint16_t)acc;
+    }
+}
+
+#if defined(__SSE2__)
+static inline __attribute__((always_inline)) void cjpeg_vpass_sse2(const uint8_t *const *restrict src, const uint16_t *restrict w,
+                                                                   int n, int width, int add, uint16_t *restrict sums) {
+    const __m128i zero = _mm_setzero_si128();
+    int x = 0;
+    for (; x + 8 <= width; x += 8) {
+        __m128i acc = add ? _mm_loadu_si128((const __m128i *)(sums + x)) : zero;
+        for (int k = 0; k < n; k++)
+            acc = _mm_add_epi16(acc, _mm_mullo_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(src[k] + x)), zero),
+                                                     _mm_set1_epi16((short)w[k])));
+        _mm_storeu_si128((__m128i *)(sums + x), acc);
+    }
+    cjpeg_vpass_scalar(src, w, n, x, width, add, sums);
+}
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CJPEG_HAVE_AVX2_PATH 1
+/* The same with 16 samples per vector, for CPUs with AVX2 (cjpeg_has_avx2). */
+static inline __attribute__((always_inline, target("avx2"))) void cjpeg_vpass_avx2_n(
+    const uint8_t *const *restrict src, const uint16_t *restrict w, int n, int width, int add, uint16_t *restrict sums) {
+    int x = 0;
+    for (; x + 16 <= width; x += 16) {
+        __m256i acc = add ? _mm256_loadu_si256((const __m256i *)(sums + x)) : _mm256_setzero_si256();
+        for (int k = 0; k < n; k++)
+            acc = _mm256_add_epi16(acc, _mm256_mullo_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(src[k] + x))),
+                                                           _mm256_set1_epi16((short)w[k])));
+        _mm256_storeu_si256((__m256i *)(sums + x), acc);
+    }
+    cjpeg_vpass_scalar(src, w, n, x, width, add, sums);
+}
+
+static __attribute__((target("avx2"))) void cjpeg_vpass_avx2(const uint8_t *const *src, const uint16_t *w, int n, int width, int add,
+                                                             uint16_t *sums) {
+    switch (n) {
+    case 1: cjpeg_vpass_avx2_n(src, w, 1, width, add, sums); break;
+    case 2: cjpeg_vpass_avx2_n(src, w, 2, width, add, sums); break;
+    case 3: cjpeg_vpass_avx2_n(src, w, 3, width, add, sums); break;
+    default: cjpeg_vpass_avx2_n(src, w, 4, width, add, sums); break;
+    }
+}
+
+/* The runtime's CPU model, filled in before main (a load and a test per call). */
+static int cjpeg_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#endif
+
+/* `n` (1...CJPEG_VPASS_CHUNK) weighted rows into `sums`, stored or (`add`) added. */
+static void cjpeg_vpass_chunk(const uint8_t *const *src, const uint16_t *w, int n, int width, int add, uint16_t *sums) {
+#if defined(CJPEG_HAVE_AVX2_PATH)
+    if (cjpeg_has_avx2()) {
+        cjpeg_vpass_avx2(src, w, n, width, add, sums);
+        return;
+    }
+#endif
+#if defined(__SSE2__)
+    switch (n) {
+    case 1: cjpeg_vpass_sse2(src, w, 1, width, add, sums); break;
+    case 2: cjpeg_vpass_sse2(src, w, 2, width, add, sums); break;
+    case 3: cjpeg_vpass_sse2(src, w, 3, width, add, sums); break;
+    default: cjpeg_vpass_sse2(src, w, 4, width, add, sums); break;
+    }
+#else
+    cjpeg_vpass_scalar(src, w, n, 0, width, add, sums);
+#endif
+}
+
+/* The vertical pass of output row y: 8.8 sums of its source rows, vertical weights summing to 2^8
+ * (so every partial sum fits 16 bits). Rows of weight 0 are skipped; the others are added in
+ * registers, a few at a time. */
 static void cjpeg_vpass_row(const uint8_t *restrict ring, size_t stride, int ring_rows, int width, const cjpeg_spans *rows,
                             int y, uint16_t *restrict sums) {
     int vt = rows->taps;
     const int *vw = rows->weights + (size_t)y * vt;
-    int first = rows->first[y];
-    const uint8_t *src = ring + (size_t)(first % ring_rows) * stride;
-    uint16_t w0 = (uint16_t)vw[0];
-    for (int x = 0; x < width; x++) sums[x] = (uint16_t)(src[x] * w0);
-    for (int k = 1; k < vt; k++) {
-        uint16_t w = (uint16_t)vw[k];
-        if (w == 0) continue;
-        const uint8_t *s = ring + (size_t)((first + k) % ring_rows) * stride;
-        for (int x = 0; x < width; x++) sums[x] = (uint16_t)(sums[x] + s[x] * w);
+    const uint8_t *src[CJPEG_VPASS_CHUNK];
+    uint16_t w[CJPEG_VPASS_CHUNK];
+    int n = 0, stored = 0;
+    int r = rows->first[y] % ring_rows;
+    for (int k = 0; k < vt; k++, r = r + 1 == ring_rows ? 0 : r + 1) {
+        if (vw[k] == 0) continue;
+        src[n] = ring + (size_t)r * stride;
+        w[n++] = (uint16_t)vw[k];
+        if (n == CJPEG_VPASS_CHUNK) {
+            cjpeg_vpass_chunk(src, w, n, width, stored, sums);
+            stored = 1;
+            n = 0;
+        }
     }
+    if (n > 0) cjpeg_vpass_chunk(src, w, n, width, stored, sums);
+    else if (!stored) memset(sums, 0, sizeof(uint16_t) * (size_t)width); /* not reached: weights sum to 2^8 */
 }
 
 /* JFIF YCbCr -> RGB (libjpeg's jdcolor.c: R = Y + 1.40200 Cr', G = Y - 0.34414 Cb' - 0.71414 Cr',
@@ -210,33 +318,13 @@ static void cjpeg_vpass_row(const uint8_t *restrict ring, size_t stride, int rin
  * libjpeg-turbo's SIMD does it: each coefficient split so the
  * multiplier fits (1.402 = 1 + 0.402, ...), mulhi = (a * b) >> 16 on 2a, saturating adds.
  * Writes pixel x of the group's row r at rows[r] + 3x. */
-enum { CJPEG_K_CR_R = 13173, CJPEG_K_CB_G = 11277, CJPEG_K_CR_G = 23401, CJPEG_K_CB_B = 25297 }; /* round(k * 2^15) */
+/* (The coefficients CJPEG_K_*: cjpeg_ycc.h.) */
 
 static inline __attribute__((unused)) int16_t cjpeg_sat16(int v) { return (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v); }
 static inline __attribute__((unused)) int cjpeg_mulhi(int a, int b) { return (a * b) >> 16; }
 static inline __attribute__((unused)) uint8_t cjpeg_clamp8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
 #if defined(__SSE2__)
-/* An 8x8 transpose of 16-bit lanes in registers. */
-static inline void cjpeg_transpose8(__m128i v[8]) {
-    __m128i b0 = _mm_unpacklo_epi16(v[0], v[1]), b1 = _mm_unpackhi_epi16(v[0], v[1]);
-    __m128i b2 = _mm_unpacklo_epi16(v[2], v[3]), b3 = _mm_unpackhi_epi16(v[2], v[3]);
-    __m128i b4 = _mm_unpacklo_epi16(v[4], v[5]), b5 = _mm_unpackhi_epi16(v[4], v[5]);
-    __m128i b6 = _mm_unpacklo_epi16(v[6], v[7]), b7 = _mm_unpackhi_epi16(v[6], v[7]);
-    __m128i c0 = _mm_unpacklo_epi32(b0, b2), c1 = _mm_unpackhi_epi32(b0, b2);
-    __m128i c2 = _mm_unpacklo_epi32(b1, b3), c3 = _mm_unpackhi_epi32(b1, b3);
-    __m128i c4 = _mm_unpacklo_epi32(b4, b6), c5 = _mm_unpackhi_epi32(b4, b6);
-    __m128i c6 = _mm_unpacklo_epi32(b5, b7), c7 = _mm_unpackhi_epi32(b5, b7);
-    v[0] = _mm_unpacklo_epi64(c0, c4);
-    v[1] = _mm_unpackhi_epi64(c0, c4);
-    v[2] = _mm_unpacklo_epi64(c1, c5);
-    v[3] = _mm_unpackhi_epi64(c1, c5);
-    v[4] = _mm_unpacklo_epi64(c2, c6);
-    v[5] = _mm_unpackhi_epi64(c2, c6);
-    v[6] = _mm_unpacklo_epi64(c3, c7);
-    v[7] = _mm_unpackhi_epi64(c3, c7);
-}
-
 /* R, G and B of one column (8 rows) as signed 16-bit, not yet clamped. */
 static inline void cjpeg_ycc_column(const uint16_t *yv, const uint16_t *cbv, const uint16_t *crv, __m128i *r, __m128i *g,
                                     __m128i *b) {
@@ -255,6 +343,9 @@ static inline void cjpeg_ycc_column(const uint16_t *yv, const uint16_t *cbv, con
 static void cjpeg_ycc_group_to_rgb(const uint16_t *restrict yp, const uint16_t *restrict cbp, const uint16_t *restrict crp,
                                    uint8_t *const rows[CJPEG_GROUP], int count, int tw) {
     int x = 0;
+#if defined(CJPEG_HAVE_AVX2_PATH)
+    if (cjpeg_has_avx2()) x = cjpeg_ycc_blocks_avx2(yp, cbp, crp, rows, count, tw);
+#endif
 #if defined(__SSE2__)
     /* Eight columns at a time: transposed back to rows, packed to bytes, interleaved to RGBX and
      * stored as overlapping 8-byte pairs of pixels (the row's last block is stored exactly). */
@@ -363,6 +454,13 @@ int cjpeg_decoder_read_raw_resampled(cjpeg_decoder *decoder, uint32_t target_wid
         int w = (int)comp->downsampled_width, h = (int)comp->downsampled_height;
         widths[c] = w;
         if ((size_t)w + 8 > widest) widest = (size_t)w + 8;
+        if (c == 2) {
+            /* Cr has Cb's sampling (cjpeg_raw_sampling_ok): the same spans and weights. */
+            cols[2] = cols[1];
+            rows[2] = rows[1];
+            hweights[2] = hweights[1];
+            continue;
+        }
         /* One sample of this plane spans (lh lD)/(ch cD) luma samples across, and likewise down, so
          * output x covers plane samples [x W ch cD / (tw lh lD), ...). */
         int64_t xnum = (int64_t)cinfo->output_width * comp->h_samp_factor * comp->DCT_scaled_size;

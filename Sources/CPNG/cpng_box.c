@@ -12,7 +12,7 @@
  * is within 2^(s−53)/d ≤ 1/(2d) of its exact value, less than its distance 1/d to the next
  * integer, so truncating it gives ⌊2^s/d⌋.
  */
-#include "cpng.h"
+#include "cpng_internal.h"
 #include <string.h>
 
 #if defined(__SSE2__)
@@ -81,6 +81,7 @@ static inline __attribute__((always_inline)) void accumulate(
 }
 
 void cpng_box_accumulate_u8(const uint8_t *row, uint32_t *sums, size_t pixels, uint32_t channels, int first) {
+    if ((channels == 1 || channels == 3) && cpng_box_accumulate_avx2(row, sums, pixels * channels, first)) return;
     if (first) accumulate(row, sums, pixels, channels, 1);
     else accumulate(row, sums, pixels, channels, 0);
 }
@@ -236,6 +237,7 @@ static int emit_plain_sse2(const uint32_t *restrict s, const int32_t *restrict s
         }
     }
     const size_t samples = width * C;
+    if (cpng_box_divide_float(boxes, sample_masks, samples, dn, dw, out)) return 1;
     const __m128i vmn = _mm_set1_epi32((int)mn), vmx = _mm_set1_epi32((int)(mn ^ mw));
     const __m128i vhn = _mm_set1_epi32((int)(dn >> 1)), vhx = _mm_set1_epi32((int)((dn >> 1) ^ (dw >> 1)));
     const __m128i count = _mm_cvtsi32_si128((int)sh);

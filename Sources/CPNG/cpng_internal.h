@@ -41,4 +41,14 @@ void cpng_configure_read(png_structp png, png_infop info, int flags, cpng_header
 const uint8_t *cpng_icc_profile(png_structp png, png_infop info, size_t *length);
 const uint8_t *cpng_exif(png_structp png, png_infop info, size_t *length);
 
+/* Rows without alpha: stores (`first`) or adds `samples` 8-bit samples into 32-bit sums, with AVX2
+ * (cpng_box_avx2.c). Returns 0, writing nothing, on a CPU without AVX2. */
+int cpng_box_accumulate_avx2(const uint8_t *row, uint32_t *sums, size_t samples, int first);
+
+/* Rows without alpha: out[i] = round(boxes[i] / (sample_masks[i] ? dw : dn)) (halves rounded up)
+ * for `samples` samples, in floats (cpng_box_avx2.c). Returns 0, writing nothing, where that is
+ * not available (no AVX2) or not exact (a divisor over CPNG_BOX_FLOAT_LARGEST_DIVISOR). */
+#define CPNG_BOX_FLOAT_LARGEST_DIVISOR (1u << 14)
+int cpng_box_divide_float(const uint32_t *boxes, const uint32_t *sample_masks, size_t samples, uint32_t dn, uint32_t dw, uint8_t *out);
+
 #endif /* CPNG_INTERNAL_H */

@@ -72,7 +72,10 @@ struct BoxDownscaler {
         }
         boxSums = [UInt64](repeating: 0, count: width * format.channelCount)
         fixedPoint = FixedPointBoxes.make(format: format, bounds: columnBounds, rowBounds: rowBounds, outputPixels: width * height)
-        output = [UInt8](repeating: 0, count: width * format.bytesPerPixel * height)
+        // Uninitialised: every byte is written by the row that completes it, and `finish` hands
+        // the buffer out only once every row is written.
+        let outputCount = width * format.bytesPerPixel * height
+        output = [UInt8](unsafeUninitializedCapacity: outputCount) { _, count in count = outputCount }
     }
 
     /// Whether every output row has been written.

@@ -20,7 +20,10 @@ import ImageKernel
 ///
 /// Where a divisor could exceed 2^23 (huge boxes, alpha boxes over 32 896 pixels) the caller
 /// keeps the floating-point kernels: ``make(format:bounds:rowBounds:outputPixels:)`` returns nil.
-struct FixedPointBoxes {
+///
+/// A class: ``BoxDownscaler`` reaches it once per output row, and a reference is one retain where
+/// a copy of the struct retained each of its tables.
+final class FixedPointBoxes: Sendable {
     static let shift: UInt64 = 55
     static let largestDivisor = 1 << 23
 
