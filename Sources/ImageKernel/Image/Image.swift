@@ -18,8 +18,15 @@ public struct Image: Sendable, Equatable {
     public var sourceFormat: ImageFormat
     /// Points per pixel hint: 2 for `name@2x.png`, 3 for `@3x`, else 1 (as SDWebImage).
     public var scale: Double
-    /// Frames after the first for multi-frame sources; empty for still images.
+    /// Frames after the first for multi-frame sources; empty for still images. Every frame is a
+    /// full canvas of the same size as this image, composited (disposal and blending applied).
     public var frames: [ImageFrame]
+    /// How long this image shows, in seconds, as frame 0 of an animation (the file's value, not
+    /// clamped; 0 for stills and when the file gives none).
+    public var duration: Double
+    /// How many times an animation plays: 0 forever, n > 0 n times; nil when the file says
+    /// nothing (stills, a GIF without a NETSCAPE block, a WebP without an ANIM chunk).
+    public var loopCount: Int?
     /// True for a preview produced from partial data by a progressive decoder.
     public var isPreview: Bool
 
@@ -27,7 +34,7 @@ public struct Image: Sendable, Equatable {
     public init(
         width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8],
         orientation: ExifOrientation = .up, iccProfile: [UInt8]? = nil, sourceFormat: ImageFormat = .unknown,
-        scale: Double = 1, frames: [ImageFrame] = [], isPreview: Bool = false
+        scale: Double = 1, frames: [ImageFrame] = [], isPreview: Bool = false, duration: Double = 0, loopCount: Int? = nil
     ) throws(ImageKernelError) {
         let tight = width * pixelFormat.bytesPerPixel
         let rowBytes = bytesPerRow ?? tight
@@ -47,6 +54,8 @@ public struct Image: Sendable, Equatable {
         self.scale = scale
         self.frames = frames
         self.isPreview = isPreview
+        self.duration = duration
+        self.loopCount = loopCount
     }
 
     /// Whether the fields describe the buffer: positive size, rows at least as long as the pixels
