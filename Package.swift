@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "CoderJPEG", targets: ["CoderJPEG"]),
         .library(name: "CoderPNG", targets: ["CoderPNG"]),
         .library(name: "LoaderHTTP", targets: ["LoaderHTTP"]),
+        .library(name: "CoderWebP", targets: ["CoderWebP"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "CoderJPEG", dependencies: ["ImageKernel", "CJPEG"], swiftSettings: strict),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
         .target(name: "CoderPNG", dependencies: ["ImageKernel", "CPNG"], swiftSettings: strict),
+        .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux")]),
+        .target(name: "CoderWebP", dependencies: ["ImageKernel", "CWebP"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
         // Test-only support: locating ../shared/testdata.
@@ -74,6 +77,11 @@ let package = Package(
         .testTarget(
             name: "CoderPNGTests",
             dependencies: ["TestData", "CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderWebPTests",
+            dependencies: ["TestData", "CoderWebP", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
