@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CacheDisk",
+                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderWebP", "CacheDisk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

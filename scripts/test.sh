@@ -6,12 +6,14 @@
 # the same reason, and so do the CLI tests, whose child processes keep both cores busy: beside
 # them (most of all under --sanitize=thread) the conformance suites' deadlines would measure the
 # neighbours, not the plugin. The JPEG and PNG peak-memory tests measure the process's resident
-# set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it).
+# set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it); so does the
+# scaled WebP decode's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 swift build --build-tests "$@"
 memory_test='thumbnailPeakMemoryIsFarBelowFullDecode'
+webp_memory_test='webpThumbnailPeakMemoryIsFarBelowFullDecode'
 groups=(
   "--filter ImageKernelTests|LoaderFileTests|ImageKernelConformanceTests --skip StressTests"
   "--filter StressTests"
@@ -20,6 +22,8 @@ groups=(
   "--filter CoderJPEGTests --skip $memory_test"
   "--filter $memory_test"
   "--filter PNGPeakMemoryTests"
+  "--filter CoderWebPTests --skip $webp_memory_test"
+  "--filter $webp_memory_test"
   "--filter CacheDiskTests"
   "--filter LoaderHTTPTests"
 )

@@ -3,13 +3,14 @@ import ImageKernel
 import CacheDisk
 import CoderJPEG
 import CoderPNG
+import CoderWebP
 import LoaderFile
 import LoaderHTTP
 
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([PNGCoder(), JPEGCoder()])
+        CoderRegistry([PNGCoder(), JPEGCoder(), WebPCoder()])
     }
 
     /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at once.
