@@ -34,6 +34,15 @@ let package = Package(
                 .product(name: "CoderPNG", package: "ImageKernel"),
             ]
         ),
+        .target(name: "CBenchWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
+        .executableTarget(
+            name: "bench-webp",
+            dependencies: [
+                "BenchSupport", "CBenchWebP",
+                .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderWebP", package: "ImageKernel"),
+            ]
+        ),
         .executableTarget(
             name: "bench-http",
             dependencies: [

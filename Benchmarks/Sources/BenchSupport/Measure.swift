@@ -53,6 +53,27 @@ public enum Measure {
     }
 }
 
+extension Measure {
+    /// Median seconds of `ours` and `baseline`, measured in alternating rounds so that both see
+    /// the same machine load (the machine is shared).
+    public static func paired(rounds: Int, ours: () -> Void, baseline: () -> Void) -> (ours: Double, baseline: Double) {
+        ours()
+        baseline()
+        let clock = ContinuousClock()
+        var a: [Double] = [], b: [Double] = []
+        for round in 0..<rounds {
+            if round % 2 == 0 {
+                a.append(seconds(clock.measure(ours)))
+                b.append(seconds(clock.measure(baseline)))
+            } else {
+                b.append(seconds(clock.measure(baseline)))
+                a.append(seconds(clock.measure(ours)))
+            }
+        }
+        return (median(a), median(b))
+    }
+}
+
 /// Prints one result line: `name  ours  baseline  ratio  goal`.
 public func report(_ name: String, ours: Double, baseline: Double, unit: String = "s", higherIsBetter: Bool = false, goal: String = "") {
     let ratio = higherIsBetter ? ours / baseline : baseline / ours
