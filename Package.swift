@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CoderPNG", targets: ["CoderPNG"]),
         .library(name: "LoaderHTTP", targets: ["LoaderHTTP"]),
         .library(name: "CoderWebP", targets: ["CoderWebP"]),
+        .library(name: "CoderGIF", targets: ["CoderGIF"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -47,16 +48,24 @@ let package = Package(
         .target(name: "CoderPNG", dependencies: ["ImageKernel", "CPNG"], swiftSettings: strict),
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux")]),
         .target(name: "CoderWebP", dependencies: ["ImageKernel", "CWebP"], swiftSettings: strict),
+        .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
+        .target(name: "CoderGIF", dependencies: ["ImageKernel", "CGIF"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
         // Test-only support: locating ../shared/testdata.
         .target(name: "TestData", swiftSettings: strict),
+        // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
+        .target(
+            name: "AnimationReference",
+            dependencies: ["TestData", "ImageKernel", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .target(name: "HTTPTestServer", dependencies: ["ImageKernel"], swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderWebP", "CacheDisk",
+                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderWebP", "CoderGIF", "CacheDisk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -81,7 +90,13 @@ let package = Package(
         ),
         .testTarget(
             name: "CoderWebPTests",
-            dependencies: ["TestData", "CoderWebP", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["TestData", "AnimationReference", "CoderWebP", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderGIFTests",
+            dependencies: ["TestData", "AnimationReference", "CoderGIF", "ImageKernelConformance"],
+            exclude: ["Reference"],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),

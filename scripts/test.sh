@@ -24,6 +24,7 @@ groups=(
   "--filter PNGPeakMemoryTests"
   "--filter CoderWebPTests --skip $webp_memory_test"
   "--filter $webp_memory_test"
+  "--filter CoderGIFTests"
   "--filter CacheDiskTests"
   "--filter LoaderHTTPTests"
 )

@@ -1,3 +1,4 @@
+import AnimationReference
 import CoderWebP
 import Foundation
 import ImageKernel

@@ -12,7 +12,10 @@ struct CLIAnimationTests {
         return line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
     }
 
-    @Test(arguments: ["webp/generated/anim_lossless_alpha.webp", "webp/pillow/iss634.webp", "webp/libwebp-test-data/test.webp"])
+    @Test(arguments: [
+        "webp/generated/anim_lossless_alpha.webp", "webp/pillow/iss634.webp", "webp/libwebp-test-data/test.webp",
+        "gif/generated/anim_local_palettes.gif", "gif/pillow/chi.gif", "gif/pillow/no_palette.gif",
+    ])
     func infoPrintsFrameZeroHashFramesAndLoop(_ path: String) throws {
         let row = try Self.reference(path)
         let output = try CLI.run(["info", TestData.url(path).path])
@@ -47,5 +50,21 @@ struct CLIAnimationTests {
         let png = dir.appendingPathComponent("frame0.png").path
         #expect(try CLI.run(["convert", source, png]).status == 0)
         #expect(try framesAndLoop(png) == ["1", "-"], "formats without animation get frame 0")
+    }
+
+    @Test func convertTurnsAnimatedGIFIntoWebPAndBack() throws {
+        let dir = try scratch()
+        let gif = TestData.url("gif/generated/anim_local_palettes.gif").path
+        let webp = dir.appendingPathComponent("anim.webp").path
+        let back = dir.appendingPathComponent("anim.gif").path
+        #expect(try CLI.run(["convert", gif, webp, "--lossless"]).status == 0)
+        #expect(try CLI.run(["convert", webp, back]).status == 0)
+        let hashes = try [gif, webp, back].map { path -> [String] in
+            let line = try #require(try CLI.run(["info", path]).lines.dropFirst().first)
+            return [line[6], line[7], line[8]]
+        }
+        #expect(hashes[0] == hashes[1], "lossless WebP keeps frame 0, the frame count and the loop")
+        #expect(hashes[1] == hashes[2], "and back to GIF (at most 256 colours a frame) again")
+        #expect(hashes[0][1] == "6" && hashes[0][2] == "2")
     }
 }

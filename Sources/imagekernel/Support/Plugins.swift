@@ -1,6 +1,7 @@
 import Foundation
 import ImageKernel
 import CacheDisk
+import CoderGIF
 import CoderJPEG
 import CoderPNG
 import CoderWebP
@@ -10,7 +11,7 @@ import LoaderHTTP
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([PNGCoder(), JPEGCoder(), WebPCoder()])
+        CoderRegistry([PNGCoder(), JPEGCoder(), WebPCoder(), GIFCoder()])
     }
 
     /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at once.
