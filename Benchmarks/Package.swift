@@ -43,6 +43,15 @@ let package = Package(
                 .product(name: "CoderWebP", package: "ImageKernel"),
             ]
         ),
+        .target(name: "CBenchGIF", linkerSettings: [.linkedLibrary("gif")]),
+        .executableTarget(
+            name: "bench-gif",
+            dependencies: [
+                "BenchSupport", "CBenchGIF",
+                .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderGIF", package: "ImageKernel"),
+            ]
+        ),
         .executableTarget(
             name: "bench-http",
             dependencies: [
