@@ -27,7 +27,9 @@ struct HostileInputTests {
         for path in ["broken/gif/pillow/decompression_bomb.gif", "broken/gif/pillow/decompression_bomb_extents.gif"] {
             let data = try TestData.data(path)
             let (_, bytes) = try MemoryProbe.peakGrowth { _ = try? coder.decode(data, options: DecodeOptions()) }
-            #expect(MemoryProbe.underSanitizer || bytes < 16 << 20, "\(path): peak growth \(bytes) bytes")
+            // The grown canvases would be 4.3 G pixels; the bound leaves room for tests that run
+            // beside this one in the same process.
+            #expect(MemoryProbe.underSanitizer || bytes < 256 << 20, "\(path): peak growth \(bytes) bytes")
         }
     }
 

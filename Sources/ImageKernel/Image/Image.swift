@@ -24,8 +24,9 @@ public struct Image: Sendable, Equatable {
     /// How long this image shows, in seconds, as frame 0 of an animation (the file's value, not
     /// clamped; 0 for stills and when the file gives none).
     public var duration: Double
-    /// How many times an animation plays: 0 forever, n > 0 n times; nil when the file says
-    /// nothing (stills, a GIF without a NETSCAPE block, a WebP without an ANIM chunk).
+    /// The animation's loop count as the file stores it: 0 means forever; nil when the file says
+    /// nothing (stills, a GIF without a NETSCAPE block, a WebP without an ANIM chunk). A WebP
+    /// plays n times; browsers play a GIF once and then repeat it n times.
     public var loopCount: Int?
     /// True for a preview produced from partial data by a progressive decoder.
     public var isPreview: Bool
