@@ -81,7 +81,7 @@ for (name, image, options) in [
     }
     let encoded = try coder.encode(image, as: .webp, options: options)
     precondition(encoded.count == baseline(), "file sizes differ from the baseline")
-    let times = Measure.paired(rounds: max(5, rounds / 2)) {
+    let times = Measure.paired(rounds: rounds) {
         _ = try! coder.encode(image, as: .webp, options: options)
     } baseline: {
         _ = baseline()
