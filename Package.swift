@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "CoderPNG", targets: ["CoderPNG"]),
         .library(name: "LoaderHTTP", targets: ["LoaderHTTP"]),
         .library(name: "CoderHEIF", targets: ["CoderHEIF"]),
+        .library(name: "CoderWebP", targets: ["CoderWebP"]),
+        .library(name: "CoderGIF", targets: ["CoderGIF"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -48,16 +50,26 @@ let package = Package(
         // libheif reports errors by value (no longjmp): Swift calls it directly through a module map.
         .systemLibrary(name: "CLibHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .target(name: "CoderHEIF", dependencies: ["ImageKernel", "CLibHEIF"], swiftSettings: strict),
+        .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux")]),
+        .target(name: "CoderWebP", dependencies: ["ImageKernel", "CWebP"], swiftSettings: strict),
+        .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
+        .target(name: "CoderGIF", dependencies: ["ImageKernel", "CGIF"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
         // Test-only support: locating ../shared/testdata.
         .target(name: "TestData", swiftSettings: strict),
+        // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
+        .target(
+            name: "AnimationReference",
+            dependencies: ["TestData", "ImageKernel", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .target(name: "HTTPTestServer", dependencies: ["ImageKernel"], swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CacheDisk",
+                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CacheDisk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -86,6 +98,17 @@ let package = Package(
                 "TestData", "CoderHEIF", "ImageKernelConformance", "LoaderFile", "CoderPNG", "CoderJPEG",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderWebPTests",
+            dependencies: ["TestData", "AnimationReference", "CoderWebP", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderGIFTests",
+            dependencies: ["TestData", "AnimationReference", "CoderGIF", "ImageKernelConformance"],
+            exclude: ["Reference"],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),

@@ -34,6 +34,24 @@ let package = Package(
                 .product(name: "CoderPNG", package: "ImageKernel"),
             ]
         ),
+        .target(name: "CBenchWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
+        .executableTarget(
+            name: "bench-webp",
+            dependencies: [
+                "BenchSupport", "CBenchWebP",
+                .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderWebP", package: "ImageKernel"),
+            ]
+        ),
+        .target(name: "CBenchGIF", linkerSettings: [.linkedLibrary("gif")]),
+        .executableTarget(
+            name: "bench-gif",
+            dependencies: [
+                "BenchSupport", "CBenchGIF",
+                .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderGIF", package: "ImageKernel"),
+            ]
+        ),
         .executableTarget(
             name: "bench-http",
             dependencies: [

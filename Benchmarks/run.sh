@@ -5,6 +5,9 @@
 #
 #   bench-jpeg      CoderJPEG decode/encode/thumbnail vs libjpeg-turbo called from C, vipsthumbnail
 #   bench-png       CoderPNG decode/encode vs libpng called from C
+#   bench-webp      CoderWebP still decode/encode and 50-frame animated decode vs libwebp called from C
+#   bench-gif       CoderGIF animated decode vs giflib + the same compositing in C, and vs Pillow
+#                   (Scripts/pillow_gif.py)
 #   bench-disk      CacheDisk store/read vs raw files
 #   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
 #   bench-heif      CoderHEIF decode/encode vs libheif called from C, stored-thumbnail decode vs full

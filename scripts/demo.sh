@@ -23,3 +23,9 @@ echo
 echo "# imagekernel prefetch"
 ls Examples/images/* > "$cache/list.txt"
 "$bin" prefetch --cache-dir "$cache" --from "$cache/list.txt"
+echo
+echo "# imagekernel convert to WebP (lossy, lossless) and GIF (median-cut palette), and inspect the results"
+"$bin" convert Examples/images/photo.jpg "$cache/photo.webp" --quality 80
+"$bin" convert Examples/images/gradient-alpha.png "$cache/gradient-alpha.webp" --lossless
+"$bin" convert Examples/images/photo.jpg "$cache/photo.gif"
+"$bin" info "$cache/photo.webp" "$cache/gradient-alpha.webp" "$cache/photo.gif"

@@ -5,13 +5,14 @@
 # executor threads if they shared a process. The 10,000-load storms (StressTests) run alone for
 # the same reason, and so do the CLI tests, whose child processes keep both cores busy: beside
 # them (most of all under --sanitize=thread) the conformance suites' deadlines would measure the
-# neighbours, not the plugin. The JPEG, PNG and HEIF peak-memory tests measure the process's resident
-# set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it).
+# neighbours, not the plugin. The JPEG, PNG, HEIF and WebP peak-memory tests measure the process's
+# resident set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 swift build --build-tests "$@"
 memory_test='thumbnailPeakMemoryIsFarBelowFullDecode'
+webp_memory_test='webpThumbnailPeakMemoryIsFarBelowFullDecode'
 groups=(
   "--filter ImageKernelTests|LoaderFileTests|ImageKernelConformanceTests --skip StressTests"
   "--filter StressTests"
@@ -22,6 +23,9 @@ groups=(
   "--filter PNGPeakMemoryTests"
   "--filter CoderHEIFTests --skip HEIFPeakMemoryTests"
   "--filter HEIFPeakMemoryTests"
+  "--filter CoderWebPTests --skip $webp_memory_test"
+  "--filter $webp_memory_test"
+  "--filter CoderGIFTests"
   "--filter CacheDiskTests"
   "--filter LoaderHTTPTests"
 )

@@ -137,6 +137,8 @@ struct ManagerOptionTests {
             func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
                 var image = RawCoder.makeImage(width: 8, height: 8)
                 image.frames = [ImageFrame(image: RawCoder.makeImage(width: 8, height: 8), duration: 0.1)]
+                image.duration = 0.05
+                image.loopCount = 3
                 return image
             }
         }
@@ -149,6 +151,9 @@ struct ManagerOptionTests {
         #expect(plain.image?.frames.first?.image.width == 8)
         let animated = try await manager.image(for: memURL("f"), options: [.transformAnimatedImage, .fromLoaderOnly], context: context)
         #expect(animated.image?.frames.first?.image.width == 4)
+        #expect(animated.image?.frames.first?.duration == 0.1)
+        #expect(animated.image?.duration == 0.05)
+        #expect(animated.image?.loopCount == 3)
     }
 
     @Test func namedOptionsParse() {

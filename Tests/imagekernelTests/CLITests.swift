@@ -51,7 +51,7 @@ struct CLITests {
         let missing = "/nonexistent/\(UUID().uuidString).png"
         let output = try CLI.run(["info", missing])
         #expect(output.status != 0)
-        #expect(output.lines.first == ["source", "format", "width", "height", "pixel_format", "orientation", "sha256"])
+        #expect(output.lines.first == ["source", "format", "width", "height", "pixel_format", "orientation", "sha256", "frames", "loop"])
         let line = try #require(output.lines.dropFirst().first)
         #expect(line.count == 4)
         #expect(Array(line.prefix(3)) == [missing, "error", "not_found"])

@@ -38,10 +38,6 @@ func photoLike(width: Int, height: Int, channels: Int, bitsPerComponent: Int = 8
     return try! Image(width: width, height: height, pixelFormat: PixelFormat(layout: layout, bitsPerComponent: bitsPerComponent), pixels: pixels)
 }
 
-func paired(rounds: Int, ours: () -> Void, baseline: () -> Void) -> (ours: Double, baseline: Double) {
-    Measure.paired(rounds: rounds, ours: ours, baseline: baseline)
-}
-
 func baselineDecode(_ data: Data, preserve16: Bool) -> [UInt8] {
     data.withUnsafeBytes { raw in
         var width: UInt32 = 0, height: UInt32 = 0, rowBytes = 0
@@ -102,7 +98,7 @@ for data in suite {
     let ours = try coder.decode(data, options: DecodeOptions())
     precondition(ours.pixels == baselineDecode(data, preserve16: false), "pixels differ from the baseline")
 }
-let suiteTimes = paired(rounds: 41) {
+let suiteTimes = Measure.paired(rounds: 41) {
     for data in suite { _ = try? coder.decode(data, options: DecodeOptions()) }
 } baseline: {
     for data in suite { baselineDecodeDiscarding(data, preserve16: false) }
@@ -128,7 +124,7 @@ for item in cases {
     let preserve = item.image.pixelFormat.bitsPerComponent == 16
     let ours = try coder.decode(data, options: DecodeOptions(preserve16Bit: preserve))
     precondition(ours.pixels == item.image.pixels && ours.pixels == baselineDecode(data, preserve16: preserve))
-    let times = paired(rounds: 11) {
+    let times = Measure.paired(rounds: 11) {
         _ = try? coder.decode(data, options: DecodeOptions(preserve16Bit: preserve))
     } baseline: {
         baselineDecodeDiscarding(data, preserve16: preserve)
@@ -144,7 +140,7 @@ for (item, _) in encodedCases.prefix(3) {
         let options = EncodeOptions(compressionLevel: level, progressive: item.interlace)
         let ours = try coder.encode(item.image, as: .png, options: options)
         precondition(ours.count == baselineEncode(item.image, level: level, interlace: item.interlace), "encoded sizes differ")
-        let times = paired(rounds: 5) {
+        let times = Measure.paired(rounds: 5) {
             _ = try? coder.encode(item.image, as: .png, options: options)
         } baseline: {
             _ = baselineEncode(item.image, level: level, interlace: item.interlace)

@@ -80,14 +80,22 @@ public struct DecodeOptions: Sendable, Hashable {
     public var scaleDownLargeImages: Bool
     /// Decode only the first frame of a multi-frame source.
     public var firstFrameOnly: Bool
+    /// Refuse animations with more frames than this (before decoding any). Default 10,000.
+    public var maxFrameCount: Int
+    /// Refuse animations whose frame count × canvas pixels exceeds this (before decoding any):
+    /// every composited frame is a full canvas. Default 256 megapixels (1 GiB of RGBA).
+    public var animationPixelLimit: Int
     /// The scale factor to record on the image (`@2x` → 2).
     public var scale: Double
 
     public static let defaultPixelLimit = 256_000_000
+    public static let defaultMaxFrameCount = 10_000
+    public static let defaultAnimationPixelLimit = 256_000_000
 
     public init(
         thumbnailPixelSize: PixelSize? = nil, pixelLimit: Int = DecodeOptions.defaultPixelLimit,
-        preserve16Bit: Bool = false, scaleDownLargeImages: Bool = false, firstFrameOnly: Bool = false, scale: Double = 1
+        preserve16Bit: Bool = false, scaleDownLargeImages: Bool = false, firstFrameOnly: Bool = false, scale: Double = 1,
+        maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount, animationPixelLimit: Int = DecodeOptions.defaultAnimationPixelLimit
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.pixelLimit = pixelLimit
@@ -95,6 +103,8 @@ public struct DecodeOptions: Sendable, Hashable {
         self.scaleDownLargeImages = scaleDownLargeImages
         self.firstFrameOnly = firstFrameOnly
         self.scale = scale
+        self.maxFrameCount = maxFrameCount
+        self.animationPixelLimit = animationPixelLimit
     }
 }
 
@@ -111,20 +121,20 @@ public struct EncodeOptions: Sendable, Hashable {
     /// The colour an image with alpha is composited over for formats without alpha (RGB, 8-bit).
     public var backgroundColor: RGBColor
     /// Encode losslessly in formats that have both modes (WebP, AVIF, HEIC): the decoded pixels
-    /// equal the input's. ``quality`` is then ignored. Always-lossless formats (PNG) ignore it;
-    /// a coder whose encoder has no lossless mode for the format throws `unsupported`.
+    /// equal the input's and ``quality`` is ignored. Formats that are always lossless (PNG, GIF
+    /// for images of at most 256 colours) or never (JPEG) ignore it.
     public var lossless: Bool
 
     public init(
         quality: Double = 0.9, compressionLevel: Int = 6, progressive: Bool = false,
         chromaSubsampling444: Bool = false, backgroundColor: RGBColor = .white, lossless: Bool = false
     ) {
-        self.lossless = lossless
         self.quality = quality
         self.compressionLevel = compressionLevel
         self.progressive = progressive
         self.chromaSubsampling444 = chromaSubsampling444
         self.backgroundColor = backgroundColor
+        self.lossless = lossless
     }
 }
 

@@ -6,8 +6,8 @@ extension Image {
     /// Any pixel format (gray, gray+alpha, RGB, RGBA; 8 or 16 bits) keeps its format. Where there
     /// is straight alpha, colour is averaged weighted by alpha (premultiplied) and divided back,
     /// so fully transparent pixels do not darken edges; premultiplied images are averaged as
-    /// they are. Orientation, ICC profile, EXIF, decoder notes, source format, scale and the
-    /// preview flag are kept; frames are dropped (this reduces one picture).
+    /// they are. Orientation, ICC profile, EXIF, decoder notes, source format, scale, duration, loop
+    /// count and the preview flag are kept; frames are dropped (this reduces one picture).
     ///
     /// Coders without a reduced-size decode use it for thumbnails (see
     /// ``DecodeOptions/thumbnailPixelSize``). `size` must be positive and no larger than the image
@@ -41,7 +41,24 @@ extension Image {
         result.isPreview = isPreview
         result.exif = exif
         result.decoderNotes = decoderNotes
+        result.duration = duration
+        result.loopCount = loopCount
         return result
+    }
+
+    /// This image as straight 8-bit RGBA (``rgba8Pixels()``) reduced by ``areaDownscaled(to:)``,
+    /// for coders whose library cannot decode straight to a smaller size (composited animation
+    /// frames, GIF). `size` is clamped to at least 1×1 and at most the image's size; metadata is
+    /// kept, frames are dropped.
+    public func areaDownscaledRGBA8(to size: PixelSize) -> Image {
+        var rgba = self
+        rgba.frames = []
+        rgba.pixels = rgba8Pixels()
+        rgba.pixelFormat = .rgba8
+        rgba.bytesPerRow = width * 4
+        let target = PixelSize(width: min(width, max(1, size.width)), height: min(height, max(1, size.height)))
+        guard target.width < width || target.height < height else { return rgba }
+        return (try? rgba.areaDownscaled(to: target)) ?? rgba
     }
 }
 

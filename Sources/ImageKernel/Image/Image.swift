@@ -18,8 +18,16 @@ public struct Image: Sendable, Equatable {
     public var sourceFormat: ImageFormat
     /// Points per pixel hint: 2 for `name@2x.png`, 3 for `@3x`, else 1 (as SDWebImage).
     public var scale: Double
-    /// Frames after the first for multi-frame sources; empty for still images.
+    /// Frames after the first for multi-frame sources; empty for still images. Every frame is a
+    /// full canvas of the same size as this image, composited (disposal and blending applied).
     public var frames: [ImageFrame]
+    /// How long this image shows, in seconds, as frame 0 of an animation (the file's value, not
+    /// clamped; 0 for stills and when the file gives none).
+    public var duration: Double
+    /// The animation's loop count as the file stores it: 0 means forever; nil when the file says
+    /// nothing (stills, a GIF without a NETSCAPE block, a WebP without an ANIM chunk). A WebP
+    /// plays n times; browsers play a GIF once and then repeat it n times.
+    public var loopCount: Int?
     /// True for a preview produced from partial data by a progressive decoder.
     public var isPreview: Bool
     /// The raw EXIF block as the file stores it (from the TIFF header on, no `Exif\0\0`
@@ -33,8 +41,8 @@ public struct Image: Sendable, Equatable {
     public init(
         width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8],
         orientation: ExifOrientation = .up, iccProfile: [UInt8]? = nil, sourceFormat: ImageFormat = .unknown,
-        scale: Double = 1, frames: [ImageFrame] = [], isPreview: Bool = false, exif: [UInt8]? = nil,
-        decoderNotes: [String: String] = [:]
+        scale: Double = 1, frames: [ImageFrame] = [], isPreview: Bool = false, duration: Double = 0, loopCount: Int? = nil,
+        exif: [UInt8]? = nil, decoderNotes: [String: String] = [:]
     ) throws(ImageKernelError) {
         let tight = width * pixelFormat.bytesPerPixel
         let rowBytes = bytesPerRow ?? tight
@@ -54,6 +62,8 @@ public struct Image: Sendable, Equatable {
         self.scale = scale
         self.frames = frames
         self.isPreview = isPreview
+        self.duration = duration
+        self.loopCount = loopCount
         self.exif = exif
         self.decoderNotes = decoderNotes
     }

@@ -175,6 +175,8 @@ extension ImageManager {
                     output.frames = try image.frames.map { frame throws(ImageKernelError) in
                         ImageFrame(image: try transformer.transform(frame.image), duration: frame.duration)
                     }
+                    output.duration = image.duration
+                    output.loopCount = image.loopCount
                 }
                 return .success(output)
             } catch {

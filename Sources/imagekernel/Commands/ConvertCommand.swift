@@ -3,6 +3,8 @@ import Foundation
 import ImageKernel
 
 /// `imagekernel convert INPUT OUTPUT`: decode, optionally thumbnail, encode by the output extension.
+/// Animations stay animated where the output format animates (GIF and WebP, either way); other
+/// formats get frame 0.
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -14,6 +16,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: "Lossy quality, 1–100.") var quality: Int = 90
     @Option(help: "Decode to a thumbnail that fits WxH.") var thumbnail: String?
     @Flag(help: "Progressive JPEG / interlaced PNG.") var progressive = false
+    @Flag(help: "Lossless WebP.") var lossless = false
 
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1–100") }
@@ -32,7 +35,7 @@ struct ConvertCommand: AsyncParsableCommand {
         do {
             let result = try await manager.image(for: Sources.url(for: input), options: .fromLoaderOnly, context: context)
             guard let image = result.image else { throw ImageKernelError(stage: .decode, code: .noCoder, message: "nothing decoded") }
-            let options = EncodeOptions(quality: Double(quality) / 100, progressive: progressive)
+            let options = EncodeOptions(quality: Double(quality) / 100, progressive: progressive, lossless: lossless)
             let data = try manager.coders.encode(image, as: format, options: options)
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
             print(["input", "output", "format", "width", "height", "bytes"].joined(separator: "\t"))

@@ -3,18 +3,22 @@ import Crypto
 import Foundation
 import ImageKernel
 
-/// `imagekernel info SOURCE...`: `source format width height pixel_format orientation sha256`.
+/// `imagekernel info SOURCE...`: `source format width height pixel_format orientation sha256 frames loop`.
+///
+/// `sha256` is frame 0's; `frames` counts the frames (1 for stills) and `loop` is the animation's
+/// loop count (0 = forever) or `-` when the file gives none. The two columns come last so that
+/// readers of the first seven keep working.
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Decode each source and print its format, size, pixel format, orientation and pixel hash.",
-        discussion: "sha256 is the SHA-256 of the pixels as 8-bit RGBA, rows top to bottom, no padding, orientation not applied."
+        discussion: "sha256 is the SHA-256 of (frame 0's) pixels as 8-bit RGBA, rows top to bottom, no padding, orientation not applied. frames is the frame count; loop the animation's loop count (0 = forever, - = none given)."
     )
 
     @Argument(help: "File paths or URLs.")
     var sources: [String]
 
-    static let header = ["source", "format", "width", "height", "pixel_format", "orientation", "sha256"]
+    static let header = ["source", "format", "width", "height", "pixel_format", "orientation", "sha256", "frames", "loop"]
 
     /// Inspecting never writes a cache.
     static let noStore: ImageContext = {
@@ -34,7 +38,8 @@ struct InfoCommand: AsyncParsableCommand {
                 let format = result.data.map { ImageFormat.sniff($0) } ?? image.sourceFormat
                 let digest = SHA256.hash(data: image.rgba8Pixels()).map { String(format: "%02x", $0) }.joined()
                 print([Sources.field(source), format.rawValue, "\(image.width)", "\(image.height)",
-                       image.pixelFormat.description, "\(image.orientation.rawValue)", digest].joined(separator: "\t"))
+                       image.pixelFormat.description, "\(image.orientation.rawValue)", digest,
+                       "\(image.frameCount)", image.loopCount.map(String.init) ?? "-"].joined(separator: "\t"))
             } catch {
                 failed = true
                 print(Sources.errorLine(source, error))

@@ -2,15 +2,17 @@ import Foundation
 import ImageKernel
 import CacheDisk
 import CoderHEIF
+import CoderGIF
 import CoderJPEG
 import CoderPNG
+import CoderWebP
 import LoaderFile
 import LoaderHTTP
 
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder()])
+        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder()])
     }
 
     /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at once.

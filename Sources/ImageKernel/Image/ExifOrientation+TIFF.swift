@@ -1,9 +1,11 @@
-import ImageKernel
-
 extension ExifOrientation {
     /// Reads the Orientation tag (0x0112) from the first IFD of a TIFF structure, such as a PNG
-    /// eXIf chunk's bytes. Nil when the structure is malformed or has no valid orientation.
-    init?(tiff bytes: [UInt8]) {
+    /// eXIf chunk's or a WebP EXIF chunk's bytes; a leading `Exif\0\0` (as in JPEG's APP1, and
+    /// in some WebP files) is skipped. Nil when the structure is malformed or has no valid
+    /// orientation. Shared by the coders so that each plugin need not parse TIFF itself.
+    public init?(tiff payload: [UInt8]) {
+        let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
+        let bytes = payload.starts(with: exifHeader) ? Array(payload.dropFirst(exifHeader.count)) : payload
         guard bytes.count >= 8 else { return nil }
         let bigEndian: Bool
         switch (bytes[0], bytes[1]) {
