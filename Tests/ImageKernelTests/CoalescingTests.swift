@@ -200,7 +200,10 @@ struct CoalescingTests {
     }
 
     @Test func diskQueriesForOneKeyAreShared() async throws {
-        let cache = CountingCache(MemoryCache(), diskDelay: .milliseconds(200))
+        // The original's disk query is held until both variants have looked up their final keys
+        // (then 200 ms more), so the second variant finds it in flight however the machine
+        // schedules them.
+        let cache = CountingCache(MemoryCache(), diskDelay: .milliseconds(200), holdDiskUntilAllQueries: 2)
         let (manager, loader, _, _) = setUp(cache: cache)
         loader.open()
         let contexts = [thumbnail(10), thumbnail(20), thumbnail(10)]

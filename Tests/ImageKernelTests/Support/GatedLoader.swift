@@ -74,16 +74,29 @@ final class CountingCache: ImageCache, Sendable {
     let stores = Locked<[(key: String, type: ImageCacheType)]>([])
     let cancelledQueries = Locked(0)
     private let diskDelay: Duration
+    /// A disk-only query waits (10 s at most) until this many all-tier queries have finished, so
+    /// tests can hold one caller's query of the original open until the others have looked up
+    /// their own keys and moved on to it.
+    private let holdDiskUntilAllQueries: Int
+    private let finishedAllQueries = Locked(0)
 
-    init(_ inner: any ImageCache = MemoryCache(), diskDelay: Duration = .zero) {
+    init(_ inner: any ImageCache = MemoryCache(), diskDelay: Duration = .zero, holdDiskUntilAllQueries: Int = 0) {
         self.inner = inner
         self.diskDelay = diskDelay
+        self.holdDiskUntilAllQueries = holdDiskUntilAllQueries
     }
 
     func queryCount(_ type: ImageCacheType) -> Int { queries.withLock { $0[type] ?? 0 } }
 
     func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? {
         queries.withLock { $0[type, default: 0] += 1 }
+        defer { if type == .all { finishedAllQueries.withLock { $0 += 1 } } }
+        if type == .disk, holdDiskUntilAllQueries > 0 {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while finishedAllQueries.withLock({ $0 }) < holdDiskUntilAllQueries, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
         if type.includesDisk, diskDelay > .zero {
             do { try await Task.sleep(for: diskDelay) } catch {
                 cancelledQueries.withLock { $0 += 1 }
