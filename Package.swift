@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CoderPNG", targets: ["CoderPNG"]),
         .library(name: "LoaderHTTP", targets: ["LoaderHTTP"]),
         .library(name: "CoderHEIF", targets: ["CoderHEIF"]),
+        .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -41,6 +42,16 @@ let package = Package(
         // Child process for CacheDiskTests (crash and multi-process tests); not a product.
         .executableTarget(name: "cachedisk-stress", dependencies: ["CacheDisk", "ImageKernel"], swiftSettings: strict),
         .target(name: "LoaderFile", dependencies: ["ImageKernel"], swiftSettings: strict),
+        // hiredis' blocking API behind typed functions (no variadics, no struct timeval, SIGPIPE kept off).
+        .target(name: "CHiredis", linkerSettings: [.linkedLibrary("hiredis")]),
+        .target(
+            name: "CacheRedis",
+            dependencies: [
+                "ImageKernel", "CHiredis", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CoderJPEG", dependencies: ["ImageKernel", "CJPEG"], swiftSettings: strict),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
@@ -67,6 +78,11 @@ let package = Package(
             name: "CacheDiskTests",
             // The coders encode and decode image-only entries (DiskCache.Configuration.imageEncoder).
             dependencies: ["TestData", "CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance", "CoderPNG", "CoderJPEG"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CacheRedisTests",
+            dependencies: ["TestData", "CacheRedis", "CacheDisk", "ImageKernel", "ImageKernelConformance", "HTTPTestServer"],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelTests", dependencies: ["TestData", "ImageKernel", "ImageKernelConformance"], swiftSettings: strict),

@@ -6,7 +6,8 @@
 # the same reason, and so do the CLI tests, whose child processes keep both cores busy: beside
 # them (most of all under --sanitize=thread) the conformance suites' deadlines would measure the
 # neighbours, not the plugin. The JPEG, PNG and HEIF peak-memory tests measure the process's resident
-# set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it).
+# set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it). CacheRedisTests
+# start their own redis-server processes and kill and restart them, so they run as their own group.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -23,6 +24,7 @@ groups=(
   "--filter CoderHEIFTests --skip HEIFPeakMemoryTests"
   "--filter HEIFPeakMemoryTests"
   "--filter CacheDiskTests"
+  "--filter CacheRedisTests"
   "--filter LoaderHTTPTests"
 )
 status=0
