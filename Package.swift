@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CacheDisk",
+                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CacheDisk", "CacheRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -111,7 +111,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
-        .testTarget(name: "imagekernelTests", dependencies: ["TestData", "imagekernel", "HTTPTestServer"], swiftSettings: strict),
+        .testTarget(name: "imagekernelTests", dependencies: ["TestData", "imagekernel", "HTTPTestServer", "ImageKernel"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
