@@ -38,8 +38,7 @@ final class RedisConnection {
         replies.reserveCapacity(commands.count)
         for _ in commands {
             guard let reply = chiredis_next_reply(context) else { return .failure(closingWithContextError()) }
-            replies.append(RedisReply(reply))
-            chiredis_free_reply(reply)
+            replies.append(RedisReply(taking: reply))
         }
         return .success(replies)
     }

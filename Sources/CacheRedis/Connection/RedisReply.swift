@@ -11,6 +11,17 @@ enum RedisReply: Sendable, Equatable {
     /// An error reply (`-ERR ...`): the server answered, the command failed.
     case error(String)
 
+    /// Takes ownership of a top-level reply: a bulk string keeps hiredis' buffer (no copy) and
+    /// frees the reply when the `Data` goes; any other reply is copied and freed at once.
+    init(taking reply: UnsafeMutablePointer<redisReply>) {
+        guard reply.pointee.type == REDIS_REPLY_STRING, let str = reply.pointee.str, reply.pointee.len > 0 else {
+            self.init(UnsafePointer(reply))
+            chiredis_free_reply(reply)
+            return
+        }
+        self = .string(Data(bytesNoCopy: str, count: Int(reply.pointee.len), deallocator: .custom { _, _ in chiredis_free_reply(reply) }))
+    }
+
     init(_ reply: UnsafePointer<redisReply>) {
         let value = reply.pointee
         switch value.type {
