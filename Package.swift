@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CoderHEIF", targets: ["CoderHEIF"]),
         .library(name: "CoderWebP", targets: ["CoderWebP"]),
         .library(name: "CoderGIF", targets: ["CoderGIF"]),
+        .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
@@ -43,6 +44,16 @@ let package = Package(
         // Child process for CacheDiskTests (crash and multi-process tests); not a product.
         .executableTarget(name: "cachedisk-stress", dependencies: ["CacheDisk", "ImageKernel"], swiftSettings: strict),
         .target(name: "LoaderFile", dependencies: ["ImageKernel"], swiftSettings: strict),
+        // hiredis' blocking API behind typed functions (no variadics, no struct timeval, SIGPIPE kept off).
+        .target(name: "CHiredis", linkerSettings: [.linkedLibrary("hiredis")]),
+        .target(
+            name: "CacheRedis",
+            dependencies: [
+                "ImageKernel", "CHiredis", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CoderJPEG", dependencies: ["ImageKernel", "CJPEG"], swiftSettings: strict),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
@@ -69,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CacheDisk",
+                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CacheDisk", "CacheRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -79,6 +90,11 @@ let package = Package(
             name: "CacheDiskTests",
             // The coders encode and decode image-only entries (DiskCache.Configuration.imageEncoder).
             dependencies: ["TestData", "CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance", "CoderPNG", "CoderJPEG"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CacheRedisTests",
+            dependencies: ["TestData", "CacheRedis", "CacheDisk", "ImageKernel", "ImageKernelConformance", "HTTPTestServer"],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelTests", dependencies: ["TestData", "ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
@@ -118,7 +134,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
-        .testTarget(name: "imagekernelTests", dependencies: ["TestData", "imagekernel", "HTTPTestServer"], swiftSettings: strict),
+        .testTarget(name: "imagekernelTests", dependencies: ["TestData", "imagekernel", "HTTPTestServer", "ImageKernel"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

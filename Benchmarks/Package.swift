@@ -89,6 +89,14 @@ let package = Package(
                 .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "CoderHEIF", package: "ImageKernel"),
             ]
         ),
+        .executableTarget(
+            name: "bench-redis",
+            dependencies: [
+                "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CacheRedis", package: "ImageKernel"), .product(name: "CacheDisk", package: "ImageKernel"),
+                .product(name: "LoaderHTTP", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,10 +16,12 @@
 #                   wall(N)/wall(1), decodes, loader calls and HTTP requests (goal <= 1.3x, 1 decode)
 #   bench-grid      CoderJPEG/CoderPNG thumbnail decode (boxes 32..400 and full) vs full decode and
 #                   vs Pillow's draft()+thumbnail() in process (Scripts/pillow_grid.py)
+#   bench-redis     CacheRedis 50 KB hits vs `redis-benchmark -t get` (p50 latency, rate with 8 in flight,
+#                   goal >= 0.8x); two processes sharing Redis: second-process wall time vs the first
 #   bench-e2e       500 JPEGs from nginx -> 128 px thumbnails through ImageManager + TieredCache vs
 #                   requests+Pillow with 6 threads (Scripts/pillow_e2e.py) and curl download only
 #
-# nginx (scripts/deps.sh) is needed by the HTTP benchmarks; the Pillow peers come from
+# nginx (scripts/deps.sh) is needed by the HTTP benchmarks, redis-server and redis-benchmark by bench-redis; the Pillow peers come from
 # `bash ../shared/peers/setup.sh` (Pillow-SIMD preferred, stock Pillow otherwise, or set
 # IMAGEKERNEL_PILLOW_PYTHON); bench-e2e also needs `requests` in that venv (`$PY -m pip install requests`).
 # Generated fixtures are kept in $TMPDIR/imagekernel-bench-fixtures-v1 between runs.

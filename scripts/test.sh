@@ -7,6 +7,8 @@
 # them (most of all under --sanitize=thread) the conformance suites' deadlines would measure the
 # neighbours, not the plugin. The JPEG, PNG, HEIF and WebP peak-memory tests measure the process's
 # resident set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it).
+# CacheRedisTests start their own redis-server processes and kill and restart them, so they run
+# as their own group.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -27,6 +29,7 @@ groups=(
   "--filter $webp_memory_test"
   "--filter CoderGIFTests"
   "--filter CacheDiskTests"
+  "--filter CacheRedisTests"
   "--filter LoaderHTTPTests"
 )
 status=0

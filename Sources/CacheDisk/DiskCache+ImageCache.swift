@@ -25,7 +25,8 @@ extension DiskCache {
     ///   `key` stays as it was.
     public func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws(ImageKernelError) {
         guard type.includesDisk else { return }
-        try storeData(try bytes(of: entry, forKey: key), validators: entry.validators, forKey: key)
+        let bytes = try entry.persistentBytes(forKey: key, plugin: Self.pluginName, place: "on disk", encode: configuration.imageEncoder?.encode)
+        try storeData(bytes, validators: entry.validators, forKey: key)
     }
 
     /// Removes the entry for `key` for `.disk` and `.all` (read-only paths are untouched).
@@ -45,28 +46,5 @@ extension DiskCache {
     public func clear(type: ImageCacheType) async throws(ImageKernelError) {
         guard type.includesDisk else { return }
         try await onMaintenanceQueue { self.sweepResult() }.get()
-    }
-
-    /// The bytes to write for an entry: its own, else its image encoded.
-    private func bytes(of entry: CacheEntry, forKey key: String) throws(ImageKernelError) -> Data {
-        if let data = entry.data { return data }
-        guard let image = entry.image else {
-            throw ImageKernelError(
-                stage: .cache, plugin: Self.pluginName, code: .invalidArgument,
-                message: "an entry with neither an image nor bytes was stored for \(key.debugDescription); the entry on disk was kept")
-        }
-        guard let encoder = configuration.imageEncoder else {
-            throw ImageKernelError(
-                stage: .cache, plugin: Self.pluginName, code: .unsupported,
-                message: "the disk cache keeps bytes and has no imageEncoder to turn the image stored for \(key.debugDescription) into bytes; the entry on disk was kept")
-        }
-        do {
-            return try encoder.encode(image)
-        } catch {
-            throw ImageKernelError(
-                stage: .cache, plugin: Self.pluginName, code: error.code,
-                message: "cannot encode the \(image.width)×\(image.height) image stored for \(key.debugDescription): \(error.message); the entry on disk was kept",
-                cause: error)
-        }
     }
 }

@@ -103,13 +103,13 @@ public final class NginxServer: @unchecked Sendable {
         guard process.terminationStatus == 0 else { throw ServerError("openssl req failed (\(process.terminationStatus))") }
     }
 
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let socket = try ListeningSocket()
         defer { socket.close() }
         return socket.port
     }
 
-    private static func waitForListener(port: Int, process: Process) -> Bool {
+    static func waitForListener(port: Int, process: Process) -> Bool {
         for _ in 0..<200 {
             guard process.isRunning else { return false }
             if canConnect(port: port) { return true }

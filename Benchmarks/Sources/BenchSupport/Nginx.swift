@@ -22,9 +22,8 @@ public final class Nginx: @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-nginx-\(UUID().uuidString)")
         accessLogPath = accessLog ? directory.appendingPathComponent("access.log").path : nil
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
-        for _ in 0..<5 {
-            let port = Int.random(in: 20000...60000)
-            let dir = directory.path
+        let (dir, logPath, rootPath, configURL) = (directory.path, accessLogPath, root.path, directory.appendingPathComponent("nginx.conf"))
+        let started = try LocalServer.start(nginx) { port in
             let config = """
             daemon off;
             master_process off;
@@ -33,7 +32,7 @@ public final class Nginx: @unchecked Sendable {
             error_log \(dir)/error.log warn;
             events { worker_connections 4096; }
             http {
-                access_log \(accessLogPath ?? "off");
+                access_log \(logPath ?? "off");
                 sendfile on;
                 tcp_nopush on;
                 keepalive_requests 100000;
@@ -42,21 +41,16 @@ public final class Nginx: @unchecked Sendable {
                 fastcgi_temp_path \(dir)/tmp/fastcgi;
                 uwsgi_temp_path \(dir)/tmp/uwsgi;
                 scgi_temp_path \(dir)/tmp/scgi;
-                server { listen 127.0.0.1:\(port); root \(root.path); }
+                server { listen 127.0.0.1:\(port); root \(rootPath); }
             }
             """
-            try config.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: nginx)
-            process.arguments = ["-p", dir, "-c", "\(dir)/nginx.conf", "-e", "\(dir)/error.log"]
-            try process.run()
-            if Self.waitForListener(port: port, process: process) {
-                self.port = port
-                self.process = process
-                return
-            }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            try config.write(to: configURL, atomically: true, encoding: .utf8)
+            return ["-p", dir, "-c", "\(dir)/nginx.conf", "-e", "\(dir)/error.log"]
+        }
+        if let (process, port) = started {
+            self.port = port
+            self.process = process
+            return
         }
         throw BenchError("nginx did not start; see \(directory.path)/error.log")
     }
@@ -77,24 +71,6 @@ public final class Nginx: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    private static func waitForListener(port: Int, process: Process) -> Bool {
-        for _ in 0..<200 {
-            guard process.isRunning else { return false }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            } == 0
-            close(fd)
-            if connected { return true }
-            usleep(20_000)
-        }
-        return false
     }
 }
 

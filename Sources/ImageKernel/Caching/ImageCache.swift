@@ -83,9 +83,13 @@ public struct CacheQueryResult: Sendable {
     public var entry: CacheEntry
     /// The tier that answered: `.memory` or `.disk`.
     public var source: ImageCacheType
+    /// True when a shared tier answered: one that other processes or machines fill too (a Redis
+    /// cache). Its ``source`` is `.disk`; the CLI reports such a hit as `shared`.
+    public var isShared: Bool
 
-    public init(entry: CacheEntry, source: ImageCacheType) {
+    public init(entry: CacheEntry, source: ImageCacheType, isShared: Bool = false) {
         self.entry = entry
         self.source = source
+        self.isShared = isShared
     }
 }

@@ -68,7 +68,8 @@ extension ImageManager {
                 await storeEntry(CacheEntry(image: decoded, validators: hit.entry.validators), key: key, in: plan.cache, type: .memory)
             }
         }
-        let result = ImageResult(image: image, data: hit.entry.data, cacheType: hit.source, url: plan.url, cacheKey: key)
+        let result = ImageResult(
+            image: image, data: hit.entry.data, cacheType: hit.source, url: plan.url, cacheKey: key, isFromSharedCache: hit.isShared)
         return (result, hit.entry.validators)
     }
 
@@ -102,7 +103,8 @@ extension ImageManager {
         let final = try await transformed(image, plan: plan)
         try checkCancellation()
         let stored = await storeVariant(final, originalData: hit.entry.data, validators: hit.entry.validators, plan: plan)
-        return ImageResult(image: final, data: stored, cacheType: hit.source, url: plan.url, cacheKey: plan.key)
+        return ImageResult(
+            image: final, data: stored, cacheType: hit.source, url: plan.url, cacheKey: plan.key, isFromSharedCache: hit.isShared)
     }
 
     private func loadAndDecode(plan: LoadPlan, cached: CachedHit?, job: ResultJob) async throws(ImageKernelError) -> ImageResult {

@@ -14,14 +14,20 @@ public struct ImageResult: Sendable {
     public var cacheKey: String?
     /// True when a `refreshCached` reload was answered "not modified": the image is the cached one.
     public var wasRevalidated: Bool
+    /// True when a shared tier (``CacheQueryResult/isShared``) answered; ``cacheType`` is then `.disk`.
+    public var isFromSharedCache: Bool
 
-    public init(image: Image?, data: Data?, cacheType: ImageCacheType, url: URL, cacheKey: String?, wasRevalidated: Bool = false) {
+    public init(
+        image: Image?, data: Data?, cacheType: ImageCacheType, url: URL, cacheKey: String?, wasRevalidated: Bool = false,
+        isFromSharedCache: Bool = false
+    ) {
         self.image = image
         self.data = data
         self.cacheType = cacheType
         self.url = url
         self.cacheKey = cacheKey
         self.wasRevalidated = wasRevalidated
+        self.isFromSharedCache = isFromSharedCache
     }
 }
 

@@ -31,7 +31,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let manager = try Plugins.manager(cache: Plugins.cache(directory: load.cacheDir), concurrency: load.concurrency)
+        let manager = try Plugins.manager(cache: load.cache(), concurrency: load.concurrency)
         let options = try load.imageOptions()
         let context: ImageContext = {
             var context = ImageContext()
@@ -50,7 +50,7 @@ struct FetchCommand: AsyncParsableCommand {
                 let ms = (clock.now - start).seconds * 1000
                 bar.advance(bytes: Int64(result.data?.count ?? 0))
                 if let out, let data = result.data { try? Self.write(data, for: source, into: out) }
-                let fields = [Sources.field(source), result.cacheType.rawValue, "\(result.image?.width ?? 0)", "\(result.image?.height ?? 0)",
+                let fields = [Sources.field(source), result.isFromSharedCache ? "shared" : result.cacheType.rawValue, "\(result.image?.width ?? 0)", "\(result.image?.height ?? 0)",
                               "\(result.data?.count ?? 0)", String(format: "%.1f", ms)]
                 return (fields.joined(separator: "\t"), true)
             } catch {

@@ -1,11 +1,15 @@
 import ArgumentParser
 import Foundation
+import CacheRedis
 import ImageKernel
 
 /// Options shared by `fetch` and `prefetch`.
 struct LoadOptions: ParsableArguments {
     @Option(help: "Disk cache directory (default: $XDG_CACHE_HOME/imagekernel or ~/.cache/imagekernel).")
     var cacheDir: String?
+
+    @Option(help: "A Redis tier shared with other processes, behind the disk cache: redis://[:password@]host[:port][/db].")
+    var sharedCache: String?
 
     @Option(help: "Loads in flight at once.")
     var concurrency: Int = 6
@@ -24,5 +28,17 @@ struct LoadOptions: ParsableArguments {
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         _ = try imageOptions()
+        if let sharedCache {
+            do {
+                _ = try RedisCache.Endpoint(url: sharedCache)
+            } catch {
+                throw ValidationError("--shared-cache: \(error.message)")
+            }
+        }
+    }
+
+    /// Memory, the disk cache, and the shared tier when one is named.
+    func cache() throws -> any ImageCache {
+        try Plugins.cache(directory: cacheDir, sharedCache: sharedCache)
     }
 }

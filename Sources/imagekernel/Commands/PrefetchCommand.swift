@@ -29,7 +29,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         }
         let sources = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        let manager = try Plugins.manager(cache: Plugins.cache(directory: load.cacheDir), concurrency: load.concurrency)
+        let manager = try Plugins.manager(cache: load.cache(), concurrency: load.concurrency)
         let prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: load.concurrency, options: try load.imageOptions())
         let bar = ProgressBar(total: sources.count)
         let clock = ContinuousClock()

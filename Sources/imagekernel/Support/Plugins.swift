@@ -1,6 +1,7 @@
 import Foundation
 import ImageKernel
 import CacheDisk
+import CacheRedis
 import CoderHEIF
 import CoderGIF
 import CoderJPEG
@@ -31,9 +32,11 @@ enum Plugins {
         return DiskCache(configuration: configuration)
     }
 
-    /// The cache for `fetch`/`prefetch`: memory in front of the disk cache.
-    static func cache(directory: String?) throws -> any ImageCache {
-        TieredCache(memory: MemoryCache(), backing: diskCache(directory: directory))
+    /// The cache for `fetch`/`prefetch`: memory in front of the disk cache, then the shared
+    /// Redis tier at `sharedCache` (`redis://…`) when given.
+    static func cache(directory: String?, sharedCache: String? = nil) throws -> any ImageCache {
+        let shared = try sharedCache.map { (url) throws(ImageKernelError) in RedisCache(configuration: try .init(url: url)) }
+        return TieredCache(memory: MemoryCache(), backing: diskCache(directory: directory), lowerTiers: shared.map { [$0] } ?? [])
     }
 
     /// Lets background cache work (index, trimming) finish before the process exits.

@@ -1,0 +1,57 @@
+import Foundation
+import ImageKernel
+import Logging
+
+extension RedisCache {
+    /// Where the shared tier lives and how it stores.
+    public struct Configuration: Sendable {
+        /// The server.
+        public var endpoint: Endpoint
+        /// Prepended to every Redis key (the hex SHA-256 of the cache key follows), so several
+        /// caches or applications share one server without seeing each other's entries;
+        /// ``RedisCache/clear(type:)`` removes only keys under it. Default `imagekernel:`.
+        public var keyPrefix: String
+        /// How long Redis keeps an entry after it was stored; nil (the default) keeps it until
+        /// Redis evicts it (`maxmemory-policy allkeys-lru`).
+        public var timeToLive: Duration?
+        /// Entries whose stored value (bytes and validators) is larger are not stored: the store
+        /// throws `tooLarge` and the old entry stays. Default 8 MiB.
+        public var maxValueSize: Int
+        /// How long one network wait (connect, write, read) may take before the operation counts
+        /// as failed: a query misses, a store throws. Default 50 ms.
+        public var timeout: Duration
+        /// Connections in the pool, each with its own thread (default 4).
+        public var connections: Int
+        /// After a failed connect or a timeout, how long a connection answers at once with that
+        /// failure before it tries the server again (default 500 ms; zero tries every time).
+        public var retryInterval: Duration
+        /// Encodes entries that hold an image but no bytes (PNG or JPEG through a
+        /// ``CoderRegistry``, for example). Nil (the default): such a store throws `unsupported`.
+        public var imageEncoder: (@Sendable (Image) throws(ImageKernelError) -> Data)?
+        /// Where connection failures are logged (warning level); nil logs nothing.
+        public var logger: Logger?
+
+        public init(
+            endpoint: Endpoint = Endpoint(), keyPrefix: String = "imagekernel:", timeToLive: Duration? = nil,
+            maxValueSize: Int = 8 << 20, timeout: Duration = .milliseconds(50), connections: Int = 4,
+            retryInterval: Duration = .milliseconds(500), imageEncoder: (@Sendable (Image) throws(ImageKernelError) -> Data)? = nil,
+            logger: Logger? = nil
+        ) {
+            self.endpoint = endpoint
+            self.keyPrefix = keyPrefix
+            self.timeToLive = timeToLive
+            self.maxValueSize = maxValueSize
+            self.timeout = timeout
+            self.connections = connections
+            self.retryInterval = retryInterval
+            self.imageEncoder = imageEncoder
+            self.logger = logger
+        }
+
+        /// A configuration for the server named by `redis://[:password@]host[:port][/db]`.
+        /// - Throws: ``ImageKernelError`` with code `invalidArgument` for a malformed URL.
+        public init(url: String) throws(ImageKernelError) {
+            self.init(endpoint: try Endpoint(url: url))
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ImageKernel
+
+/// An ``ImageCache`` on Redis: the tier that a fleet of processes and machines shares.
+///
+/// It keeps original bytes and their validators under `keyPrefix` + the hex SHA-256 of the cache
+/// key, with an optional time to live, and leaves eviction to Redis. Put it behind a local disk
+/// cache: `TieredCache(memory: MemoryCache(), backing: disk, lowerTiers: [redis])`, so a Redis hit
+/// lands on the local disk and in memory. For a cache, configure the server to evict:
+///
+/// ```
+/// maxmemory 2gb
+/// maxmemory-policy allkeys-lru
+/// ```
+///
+/// ## Behaviour
+/// - **Tiers.** It is a persistent tier: it answers ``ImageCacheType/disk`` and
+///   ``ImageCacheType/all`` and ignores ``ImageCacheType/memory``. Its hits say
+///   ``CacheQueryResult/isShared``.
+/// - **The shared tier never stops a load.** Every network wait is bounded by
+///   ``Configuration/timeout`` (50 ms by default). A query to an unreachable, slow or restarting
+///   server is a miss; a store, remove or clear throws ``ImageKernelError`` (stage `.cache`,
+///   plugin `"CacheRedis"`, code `cannotConnect`, `timeout` or `connectionLost`), which the
+///   manager logs and drops. After a server restart the next operation connects again.
+/// - **Pipelining.** Operations go round-robin to ``Configuration/connections`` connections,
+///   each driven by its own thread; what queues up while a connection waits goes out together.
+/// - **What it keeps.** Bytes and validators, never pixels: an entry with an image but no bytes
+///   is encoded with ``Configuration/imageEncoder`` or refused with `unsupported`. A value larger
+///   than ``Configuration/maxValueSize`` is refused with `tooLarge`. A refused store keeps the old entry.
+/// - **Keys.** Any string is a key; only its hash reaches Redis.
+public final class RedisCache: ImageCache, Sendable {
+    /// The plugin name in errors.
+    public static let pluginName = "CacheRedis"
+
+    /// A short name for errors and logs: the plugin and the server (never the password).
+    public let name: String
+    /// What the cache was created with.
+    public let configuration: Configuration
+    let pool: ConnectionPool
+    let naming: KeyNaming
+
+    /// A cache on the configured server. Nothing connects until the first operation.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        name = "\(Self.pluginName)(\(configuration.endpoint))"
+        naming = KeyNaming(prefix: configuration.keyPrefix)
+        pool = ConnectionPool(
+            endpoint: configuration.endpoint, connections: configuration.connections, timeout: configuration.timeout,
+            retryInterval: configuration.retryInterval, logger: configuration.logger)
+    }
+
+    /// A cache on the server named by `redis://[:password@]host[:port][/db]`, otherwise default settings.
+    /// - Throws: ``ImageKernelError`` with code `invalidArgument` for a malformed URL.
+    public convenience init(url: String) throws(ImageKernelError) {
+        self.init(configuration: try Configuration(url: url))
+    }
+
+    /// Runs one command; a failure of the connection becomes the error to throw.
+    func run(_ command: RedisCommand) async throws(ImageKernelError) -> RedisReply {
+        switch await pool.run(command) {
+        case .success(.error(let message)):
+            throw ImageKernelError(stage: .cache, plugin: Self.pluginName, code: .ioError, message: "\(name): \(message)")
+        case .success(let reply):
+            return reply
+        case .failure(let failure):
+            throw failure.error()
+        }
+    }
+}

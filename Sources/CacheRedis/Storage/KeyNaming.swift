@@ -1,0 +1,31 @@
+import Crypto
+import Foundation
+
+/// Cache key → Redis key: the prefix, then the hex SHA-256 of the key's UTF-8 bytes.
+///
+/// The cache key itself never reaches Redis, so CRLF, spaces, glob characters or a 10 KB key
+/// cannot become protocol or pattern syntax, and every Redis key has the same short length.
+struct KeyNaming: Sendable {
+    let prefix: String
+
+    func redisKey(for key: String) -> Data {
+        var out = Data(prefix.utf8)
+        let hexDigits = Array("0123456789abcdef".utf8)
+        for byte in SHA256.hash(data: Data(key.utf8)) {
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return out
+    }
+
+    /// A `SCAN MATCH` pattern for every key under the prefix (glob characters in it escaped).
+    var pattern: Data {
+        var out = Data()
+        for byte in prefix.utf8 {
+            if "*?[]\\".utf8.contains(byte) { out.append(UInt8(ascii: "\\")) }
+            out.append(byte)
+        }
+        out.append(UInt8(ascii: "*"))
+        return out
+    }
+}
