@@ -1,7 +1,9 @@
 #include "CHiredis.h"
 
 #include <errno.h>
-#include <signal.h>
+#include <hiredis/sds.h>
+#include <stdio.h>
+#include <sys/socket.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -23,6 +25,9 @@ redisContext *chiredis_connect(const char *host, int port, long timeout_us) {
     redisContext *context = redisConnectWithTimeout(host, port, chiredis_timeval(timeout_us));
     if (context != NULL && context->err == 0) {
         redisSetTimeout(context, chiredis_timeval(timeout_us));
+        // Keep the reader's buffer between replies: by default hiredis frees a buffer with more
+        // than 16 KB unused, so every large reply would allocate (and fault in) a fresh one.
+        if (context->reader != NULL) context->reader->maxbuf = 0;
     }
     return context;
 }
@@ -35,7 +40,27 @@ int chiredis_append(redisContext *context, int argc, const char **argv, const si
     return redisAppendCommandArgv(context, argc, argv, lengths) == REDIS_OK ? 0 : -1;
 }
 
+/// Sends the output buffer with send(MSG_NOSIGNAL), so a closed socket is an error, never a
+/// SIGPIPE, on whichever thread drives the connection. The socket's send timeout bounds it.
+static int chiredis_flush(redisContext *context) {
+    size_t length = sdslen(context->obuf);
+    size_t sent = 0;
+    while (sent < length) {
+        ssize_t n = send(context->fd, context->obuf + sent, length - sent, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            context->err = REDIS_ERR_IO;
+            snprintf(context->errstr, sizeof(context->errstr), "%s", strerror(n < 0 ? errno : EIO));
+            return -1;
+        }
+        sent += (size_t)n;
+    }
+    sdsrange(context->obuf, (int)sent, -1);
+    return 0;
+}
+
 redisReply *chiredis_next_reply(redisContext *context) {
+    if (context->err != 0 || chiredis_flush(context) != 0) return NULL;
     void *reply = NULL;
     if (redisGetReply(context, &reply) != REDIS_OK) return NULL;
     return (redisReply *)reply;
@@ -59,21 +84,4 @@ int chiredis_error_errno(const redisContext *context) {
     if (context == NULL || context->err != REDIS_ERR_IO) return 0;
     // hiredis keeps errno's text in errstr; EAGAIN/EWOULDBLOCK is how a socket timeout reads.
     return (strcmp(context->errstr, strerror(EAGAIN)) == 0) ? EAGAIN : EIO;
-}
-
-void chiredis_block_sigpipe_on_this_thread(void) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-}
-
-void chiredis_discard_pending_sigpipe(void) {
-    sigset_t set, pending;
-    sigemptyset(&set);
-    sigaddset(&set, SIGPIPE);
-    sigemptyset(&pending);
-    if (sigpending(&pending) != 0 || !sigismember(&pending, SIGPIPE)) return;
-    struct timespec zero = {0, 0};
-    sigtimedwait(&set, NULL, &zero);
 }

@@ -22,8 +22,9 @@ import ImageKernel
 ///   server is a miss; a store, remove or clear throws ``ImageKernelError`` (stage `.cache`,
 ///   plugin `"CacheRedis"`, code `cannotConnect`, `timeout` or `connectionLost`), which the
 ///   manager logs and drops. After a server restart the next operation connects again.
-/// - **Pipelining.** Operations go round-robin to ``Configuration/connections`` connections,
-///   each driven by its own thread; what queues up while a connection waits goes out together.
+/// - **Pipelining.** An operation runs on an idle connection of the ``Configuration/connections``,
+///   on the calling thread (no hand-off; the wait is bounded by the timeout). When every
+///   connection is busy it queues, and what queued goes out together in the next pipeline.
 /// - **What it keeps.** Bytes and validators, never pixels: an entry with an image but no bytes
 ///   is encoded with ``Configuration/imageEncoder`` or refused with `unsupported`. A value larger
 ///   than ``Configuration/maxValueSize`` is refused with `tooLarge`. A refused store keeps the old entry.

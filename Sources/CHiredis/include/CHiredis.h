@@ -17,7 +17,8 @@ int chiredis_set_timeout(redisContext *context, long timeout_us);
 /// Queues one command (binary-safe arguments) into the context's output buffer. Returns 0 on success.
 int chiredis_append(redisContext *context, int argc, const char **argv, const size_t *lengths);
 
-/// Writes what is queued and reads the next reply (blocking, bounded by the timeout).
+/// Writes what is queued (send with MSG_NOSIGNAL: no SIGPIPE on any thread) and reads the next
+/// reply (blocking, bounded by the timeout).
 /// Returns the reply (free it with chiredis_free_reply) or NULL on an error of the context.
 redisReply *chiredis_next_reply(redisContext *context);
 
@@ -29,11 +30,5 @@ int chiredis_error(const redisContext *context);
 const char *chiredis_error_message(const redisContext *context);
 /// errno as it was when an I/O error happened (EAGAIN on a timeout), else 0.
 int chiredis_error_errno(const redisContext *context);
-
-/// Blocks SIGPIPE on the calling thread: hiredis writes with write(2), and a write to a socket
-/// the server closed must become an error, not a signal that ends the process.
-void chiredis_block_sigpipe_on_this_thread(void);
-/// Consumes a SIGPIPE left pending on this thread by a failed write.
-void chiredis_discard_pending_sigpipe(void);
 
 #endif

@@ -20,7 +20,7 @@ extension RedisCache {
         /// How long one network wait (connect, write, read) may take before the operation counts
         /// as failed: a query misses, a store throws. Default 50 ms.
         public var timeout: Duration
-        /// Connections in the pool, each with its own thread (default 4).
+        /// Connections in the pool (default 4); each is driven by one caller at a time.
         public var connections: Int
         /// After a failed connect or a timeout, how long a connection answers at once with that
         /// failure before it tries the server again (default 500 ms; zero tries every time).

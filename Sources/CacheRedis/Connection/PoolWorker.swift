@@ -1,32 +1,51 @@
-import CHiredis
 import Foundation
 import ImageKernel
 import Logging
+import Synchronization
 
-/// A thread that owns one ``RedisConnection`` and runs what is queued for it, pipelined.
+/// One ``RedisConnection`` and the requests waiting for it, pipelined, with no thread of its own.
 ///
-/// Requests wait in a queue; the thread takes everything queued (up to ``maxBatch``), sends it as
-/// one pipeline and completes each request with its own reply. Blocking network calls happen on
-/// this thread only, never on the cooperative pool. After a failed connect or a timeout the
-/// worker answers at once with that failure until ``retryInterval`` has passed, so a dead or
-/// stalled server costs one timeout, not one per request.
+/// The caller that finds the connection idle becomes its *driver*: it runs its own command,
+/// together with everything queued meanwhile (up to ``maxBatch``), on its own thread, so an
+/// uncontended query costs one round trip and no thread hand-off. A caller that finds the
+/// connection busy queues its command and suspends; the driver completes it with its reply.
+/// When a driver is done and commands are still queued, it hands the connection to the first
+/// waiter, which drives the next batch (so no caller drives for others forever).
+///
+/// Network waits block the driver's thread, bounded by the connection's timeout (50 ms by
+/// default). After a failed connect or a timeout the worker answers at once with that failure
+/// until ``retryInterval`` has passed, so a dead or stalled server costs one timeout, not one per request.
 final class PoolWorker: @unchecked Sendable {
-    // @unchecked: `queue`, `stopping`, `started` and `retryAt` are guarded by `condition`;
-    // `connection` is touched only by the worker thread.
-    typealias Completion = @Sendable (Result<RedisReply, RedisFailure>) -> Void
+    // @unchecked: `connection` is used only by the current driver; `state.busy` passes it from
+    // one driver to the next under the mutex.
+    typealias Outcome = Result<RedisReply, RedisFailure>
 
-    private struct Request {
+    /// What a queued caller is resumed with: its reply, or the connection to drive.
+    private enum Turn: Sendable {
+        case done(Outcome)
+        case drive
+    }
+
+    private struct Waiter: Sendable {
         var command: RedisCommand
-        var completion: Completion
+        var continuation: CheckedContinuation<Turn, Never>
+    }
+
+    private struct State: Sendable {
+        var busy = false
+        var queue: [Waiter] = []
+        var blocked: (until: ContinuousClock.Instant, failure: RedisFailure)?
+
+        /// The failure to answer with while a recent connect or timeout failure holds.
+        func blockingFailure() -> RedisFailure? {
+            guard let blocked, ContinuousClock.now < blocked.until else { return nil }
+            return blocked.failure
+        }
     }
 
     static let maxBatch = 64
 
-    private let condition = NSCondition()
-    private var queue: [Request] = []
-    private var stopping = false
-    private var started = false
-    private var blocked: (until: ContinuousClock.Instant, failure: RedisFailure)?
+    private let state = Mutex(State())
     private let connection: RedisConnection
     private let retryInterval: Duration
     private let logger: Logger?
@@ -37,63 +56,72 @@ final class PoolWorker: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Queues a command; `completion` is called exactly once, on the worker thread.
-    func submit(_ command: RedisCommand, completion: @escaping Completion) {
-        condition.lock()
-        if stopping {
-            condition.unlock()
-            completion(.failure(RedisFailure(.cancelled, "the Redis cache was released")))
-            return
+    /// The reply to `command` when the connection is idle (run on the calling thread) or blocked
+    /// by a recent failure; nil when another caller drives it.
+    func runIfIdle(_ command: RedisCommand) -> Outcome? {
+        let entry = state.withLock { state -> Result<Bool, RedisFailure> in
+            if let failure = state.blockingFailure() { return .failure(failure) }
+            if state.busy { return .success(false) }
+            state.busy = true
+            return .success(true)
         }
-        if let blocked, ContinuousClock.now < blocked.until {
-            condition.unlock()
-            completion(.failure(blocked.failure))
-            return
+        switch entry {
+        case .failure(let failure): return .failure(failure)
+        case .success(true): return drive(command)
+        case .success(false): return nil
         }
-        queue.append(Request(command: command, completion: completion))
-        if !started {
-            started = true
-            let thread = Thread { [self] in loop() }
-            thread.name = "CacheRedis"
-            thread.start()
-        }
-        condition.signal()
-        condition.unlock()
     }
 
-    /// Ends the thread once the queue is empty (queued requests still run).
-    func stop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func loop() {
-        chiredis_block_sigpipe_on_this_thread()
-        while let batch = nextBatch() {
-            let outcome = connection.run(batch.map(\.command))
-            switch outcome {
-            case .success(let replies):
-                for (request, reply) in zip(batch, replies) { request.completion(.success(reply)) }
-            case .failure(let failure):
-                record(failure)
-                for request in batch { request.completion(.failure(failure)) }
+    /// The reply to `command`, or why the connection could not give one.
+    func run(_ command: RedisCommand) async -> Outcome {
+        if let outcome = runIfIdle(command) { return outcome }
+        let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
+            let idle = state.withLock { state -> Bool in
+                if !state.busy {
+                    state.busy = true
+                    return true
+                }
+                state.queue.append(Waiter(command: command, continuation: continuation))
+                return false
             }
+            if idle { continuation.resume(returning: .drive) }
         }
-        connection.close()
+        switch turn {
+        case .done(let outcome):
+            return outcome
+        case .drive:
+            return drive(command)
+        }
     }
 
-    private func nextBatch() -> [Request]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.isEmpty {
-            if stopping { return nil }
-            condition.wait()
+    /// Runs `own` and what is queued as one pipeline, completes the waiters, then releases the
+    /// connection or hands it to the next waiter. Called only by the caller that set `busy`.
+    private func drive(_ own: RedisCommand) -> Outcome {
+        let (batch, failure) = state.withLock { state -> ([Waiter], RedisFailure?) in
+            let batch = Array(state.queue.prefix(Self.maxBatch - 1))
+            state.queue.removeFirst(batch.count)
+            return (batch, state.blockingFailure())
         }
-        let batch = Array(queue.prefix(Self.maxBatch))
-        queue.removeFirst(batch.count)
-        return batch
+        let outcome = failure.map { Result.failure($0) } ?? connection.run(batch.isEmpty ? [own] : [own] + batch.map(\.command))
+        if failure == nil, case .failure(let failure) = outcome { record(failure) }
+        let result: Outcome
+        switch outcome {
+        case .success(let replies):
+            result = .success(replies[0])
+            for (waiter, reply) in zip(batch, replies.dropFirst()) { waiter.continuation.resume(returning: .done(.success(reply))) }
+        case .failure(let failure):
+            result = .failure(failure)
+            for waiter in batch { waiter.continuation.resume(returning: .done(.failure(failure))) }
+        }
+        let next = state.withLock { state -> Waiter? in
+            guard !state.queue.isEmpty else {
+                state.busy = false
+                return nil
+            }
+            return state.queue.removeFirst()
+        }
+        next?.continuation.resume(returning: .drive)
+        return result
     }
 
     /// A failed connect or a timeout blocks the worker for `retryInterval`; a lost connection
@@ -101,8 +129,7 @@ final class PoolWorker: @unchecked Sendable {
     private func record(_ failure: RedisFailure) {
         logger?.warning("shared cache unavailable", metadata: ["code": "\(failure.code)", "error": "\(failure.message)"])
         guard failure.code == .cannotConnect || failure.code == .timeout, retryInterval > .zero else { return }
-        condition.lock()
-        blocked = (ContinuousClock.now + retryInterval, failure)
-        condition.unlock()
+        let until = ContinuousClock.now + retryInterval
+        state.withLock { $0.blocked = (until, failure) }
     }
 }

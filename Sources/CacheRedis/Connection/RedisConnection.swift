@@ -2,7 +2,7 @@ import CHiredis
 import Foundation
 import ImageKernel
 
-/// One blocking hiredis connection, used by one thread at a time (its ``PoolWorker``).
+/// One blocking hiredis connection, used by one caller at a time (its ``PoolWorker``'s current driver).
 ///
 /// It connects on first use, authenticates and selects the database, and runs batches of
 /// commands pipelined: every command is queued, written at once, then the replies are read in
@@ -100,7 +100,6 @@ final class RedisConnection {
         guard let context else { return RedisFailure(.connectionLost, "no connection") }
         let message = String(cString: chiredis_error_message(context))
         let timedOut = chiredis_error_errno(context) == EAGAIN
-        chiredis_discard_pending_sigpipe()
         return closing(timedOut ? .timeout : .connectionLost, timedOut ? "no answer from \(endpoint) within the timeout" : "\(endpoint): \(message)")
     }
 
