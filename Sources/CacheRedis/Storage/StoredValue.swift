@@ -43,7 +43,18 @@ enum StoredValue {
             cursor += Int(length)
         }
         let validators = texts.allSatisfy({ $0 == nil }) ? nil : CacheValidators(etag: texts[0], lastModified: texts[1])
-        return CacheEntry(data: Data(value[cursor...]), validators: validators)
+        return CacheEntry(data: tail(of: value, from: cursor), validators: validators)
+    }
+
+    /// `value[start...]` as a Data of its own. A large tail shares `value`'s buffer (hiredis' reply
+    /// for a hit: 50 KB not copied), kept alive by the deallocator; a small one is copied.
+    private static func tail(of value: Data, from start: Data.Index) -> Data {
+        let count = value.endIndex - start
+        guard count >= 4096 else { return Data(value[start...]) }
+        // A Data this large is stored out of line, so its bytes do not move while `value` lives.
+        let base = value.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
+        let offset = start - value.startIndex
+        return Data(bytesNoCopy: base + offset, count: count, deallocator: .custom { _, _ in withExtendedLifetime(value) {} })
     }
 
     private static func appendLength(_ length: UInt32, to out: inout Data) {
