@@ -8,7 +8,6 @@
 #include <sys/time.h>
 #include <time.h>
 
-_Static_assert(sizeof(size_t) == sizeof(void *), "argument lengths are passed as Swift Int");
 _Static_assert(REDIS_REPLY_STRING == 1 && REDIS_REPLY_ARRAY == 2 && REDIS_REPLY_INTEGER == 3 &&
                REDIS_REPLY_NIL == 4 && REDIS_REPLY_STATUS == 5 && REDIS_REPLY_ERROR == 6,
                "reply types as the Swift side reads them");
@@ -36,8 +35,8 @@ int chiredis_set_timeout(redisContext *context, long timeout_us) {
     return redisSetTimeout(context, chiredis_timeval(timeout_us)) == REDIS_OK ? 0 : -1;
 }
 
-int chiredis_append(redisContext *context, int argc, const char **argv, const size_t *lengths) {
-    return redisAppendCommandArgv(context, argc, argv, lengths) == REDIS_OK ? 0 : -1;
+int chiredis_append_formatted(redisContext *context, const char *command, size_t length) {
+    return redisAppendFormattedCommand(context, command, length) == REDIS_OK ? 0 : -1;
 }
 
 /// Sends the output buffer with send(MSG_NOSIGNAL), so a closed socket is an error, never a

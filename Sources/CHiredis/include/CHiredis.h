@@ -14,8 +14,9 @@ redisContext *chiredis_connect(const char *host, int port, long timeout_us);
 /// Sets the read/write timeout of a connected context. Returns 0 on success.
 int chiredis_set_timeout(redisContext *context, long timeout_us);
 
-/// Queues one command (binary-safe arguments) into the context's output buffer. Returns 0 on success.
-int chiredis_append(redisContext *context, int argc, const char **argv, const size_t *lengths);
+/// Queues one command already in the protocol's form (`*argc`, then `$length` and the bytes of
+/// each argument, CRLF-terminated) into the context's output buffer. Returns 0 on success.
+int chiredis_append_formatted(redisContext *context, const char *command, size_t length);
 
 /// Writes what is queued (send with MSG_NOSIGNAL: no SIGPIPE on any thread) and reads the next
 /// reply (blocking, bounded by the timeout).

@@ -72,27 +72,8 @@ final class RedisConnection {
     }
 
     private func append(_ command: RedisCommand, to context: UnsafeMutablePointer<redisContext>) -> Bool {
-        // One buffer for every argument, so one pointer and one length per argument stay valid
-        // for the call (hiredis copies them into its output buffer). The extra byte gives an
-        // empty argument a valid address.
-        let lengths = command.arguments.map(\.count)
-        var joined = Data(capacity: lengths.reduce(1, +))
-        for argument in command.arguments { joined.append(argument) }
-        joined.append(0)
-        return joined.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return false }
-            var offset = 0
-            var pointers: [UnsafePointer<CChar>?] = []
-            pointers.reserveCapacity(lengths.count)
-            for length in lengths {
-                pointers.append(UnsafePointer(base + offset))
-                offset += length
-            }
-            return pointers.withUnsafeMutableBufferPointer { argv in
-                lengths.withUnsafeBufferPointer { sizes in
-                    chiredis_append(context, Int32(lengths.count), argv.baseAddress, sizes.baseAddress) == 0
-                }
-            }
+        command.encoded().withUnsafeBytes { raw in
+            chiredis_append_formatted(context, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count) == 0
         }
     }
 

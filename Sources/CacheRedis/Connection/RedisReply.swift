@@ -59,3 +59,26 @@ struct RedisCommand: Sendable {
         self.arguments = [Data(name.utf8)] + arguments
     }
 }
+
+extension RedisCommand {
+    /// The command as the protocol sends it: `*argc`, then `$length` and the bytes of each
+    /// argument, each part CRLF-terminated. Lengths frame the bytes, so nothing in an argument
+    /// is read as syntax.
+    func encoded() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(arguments.reduce(16) { $0 + $1.count + 16 })
+        Self.appendHeader(UInt8(ascii: "*"), arguments.count, to: &out)
+        for argument in arguments {
+            Self.appendHeader(UInt8(ascii: "$"), argument.count, to: &out)
+            out.append(contentsOf: argument)
+            out.append(contentsOf: [13, 10])
+        }
+        return out
+    }
+
+    private static func appendHeader(_ marker: UInt8, _ count: Int, to out: inout [UInt8]) {
+        out.append(marker)
+        out.append(contentsOf: String(count).utf8)
+        out.append(contentsOf: [13, 10])
+    }
+}

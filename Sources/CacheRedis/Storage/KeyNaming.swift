@@ -7,15 +7,17 @@ import Foundation
 /// cannot become protocol or pattern syntax, and every Redis key has the same short length.
 struct KeyNaming: Sendable {
     let prefix: String
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     func redisKey(for key: String) -> Data {
-        var out = Data(prefix.utf8)
-        let hexDigits = Array("0123456789abcdef".utf8)
-        for byte in SHA256.hash(data: Data(key.utf8)) {
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0x0F)])
+        var out: [UInt8] = []
+        out.reserveCapacity(prefix.utf8.count + 64)
+        out.append(contentsOf: prefix.utf8)
+        for byte in SHA256.hash(data: Array(key.utf8)) {
+            out.append(Self.hexDigits[Int(byte >> 4)])
+            out.append(Self.hexDigits[Int(byte & 0x0F)])
         }
-        return out
+        return Data(out)
     }
 
     /// A `SCAN MATCH` pattern for every key under the prefix (glob characters in it escaped).
