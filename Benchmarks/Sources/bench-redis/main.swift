@@ -11,7 +11,7 @@ import Foundation
 //                memory, disk and Redis), a second one with an empty disk cache loads the same URLs
 //                (Redis + decode + store on its disk): wall time of each process, the ratio, and
 //                the bytes each moved from the origin and from Redis.
-// Usage: bench-redis [--clients 8] [--connections 2] [--requests 20000] [--rounds 3] [--files 200]
+// Usage: bench-redis [--clients 8] [--connections 1,2] [--requests 20000] [--rounds 3] [--files 200]
 
 if let role = Options.string("--role") {
     try await TwoProcesses.child(role: role)
@@ -22,9 +22,14 @@ let clients = Options.int("--clients", 8)
 let requests = Options.int("--requests", 20000)
 let rounds = Options.int("--rounds", 3)
 let files = Options.int("--files", 200)
-let connections = Options.int("--connections", 2)
+// Pool sizes to measure, each against redis-benchmark in the same rounds. On 2 cores, 1 connection
+// pipelines the 8 in flight (a queued batch goes out in one write); with 2, both cooperative
+// threads can sit in a blocking read at once and little is left to queue.
+let connectionCounts = (Options.string("--connections") ?? "1,2").split(separator: ",").compactMap { Int($0) }
 
 let redis = try Redis()
 defer { redis.stop() }
-try await HitBenchmark(redis: redis, clients: clients, requests: requests, rounds: rounds, connections: connections).run()
+for connections in connectionCounts {
+    try await HitBenchmark(redis: redis, clients: clients, requests: requests, rounds: rounds, connections: connections).run()
+}
 try await TwoProcesses(redis: redis, files: files).run()
