@@ -22,9 +22,9 @@ let clients = Options.int("--clients", 8)
 let requests = Options.int("--requests", 20000)
 let rounds = Options.int("--rounds", 3)
 let files = Options.int("--files", 200)
-// Pool sizes to measure, each against redis-benchmark in the same rounds. On 2 cores, 1 connection
-// pipelines the 8 in flight (a queued batch goes out in one write); with 2, both cooperative
-// threads can sit in a blocking read at once and little is left to queue.
+// Pool sizes to measure, each against redis-benchmark in the same rounds: with 1 connection the
+// 8 in flight are pipelined (what queues goes out in one write); with 2, two callers can also
+// wait on the server at once.
 let connectionCounts = (Options.string("--connections") ?? "1,2").split(separator: ",").compactMap { Int($0) }
 
 let redis = try Redis()
