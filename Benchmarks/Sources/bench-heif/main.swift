@@ -24,7 +24,10 @@ func photo(width: Int, height: Int) -> Image {
 func baselineDecode(_ data: Data, owned: Bool = true) {
     data.withUnsafeBytes { raw in
         var w: Int32 = 0, h: Int32 = 0
-        guard cbenchheif_decode(raw.baseAddress, raw.count, owned ? 1 : 0, &w, &h) == 0 else { fatalError("baseline decode failed") }
+        var pixels: UnsafeMutablePointer<UInt8>?
+        let status = owned ? cbenchheif_decode(raw.baseAddress, raw.count, &pixels, &w, &h) : cbenchheif_decode(raw.baseAddress, raw.count, nil, &w, &h)
+        guard status == 0 else { fatalError("baseline decode failed") }
+        free(pixels)
     }
 }
 

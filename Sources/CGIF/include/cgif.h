@@ -36,6 +36,30 @@ void cgif_sink_free(cgif_sink *sink);
 /// out of memory. Free with GifFreeMapObject.
 ColorMapObject *cgif_make_map(int bits, const uint8_t *rgb, int count);
 
+/// Where a frame lands on the logical screen and how it is drawn.
+typedef struct {
+    int left, top, width, height;
+    /// Rows stored in the four interlace passes (every 8th from 0, 8th from 4, 4th from 2, 2nd from 1).
+    int interlaced;
+    /// The palette index that leaves the canvas as it is; -1 for none.
+    int transparent;
+} cgif_frame;
+
+/// Fills `palette` with straight RGBA8 pixels (bytes in memory order R, G, B, A) for `map`:
+/// indices past its end are opaque black; no map (a file without any table) gives a gray ramp.
+void cgif_palette(const ColorMapObject *map, uint32_t palette[256]);
+
+/// Reads the rows of the frame whose descriptor giflib has just read (DGifGetLine, in stored
+/// order) into `row` (at least frame->width bytes) and draws each onto `canvas`, a
+/// canvas_width x canvas_height screen of RGBA8 pixels: indices are looked up in `palette`, the
+/// transparent index is skipped and whatever lies outside the screen is clipped.
+/// GIF_OK, or GIF_ERROR with gif->Error set.
+int cgif_draw_frame(GifFileType *gif, const cgif_frame *frame, const uint32_t palette[256], uint8_t *row,
+                    uint32_t *canvas, int canvas_width, int canvas_height);
+
+/// Sets the part of `frame`'s rectangle inside the screen to transparent black (disposal 2).
+void cgif_clear_frame(const cgif_frame *frame, uint32_t *canvas, int canvas_width, int canvas_height);
+
 /// giflib's message for an error code.
 const char *cgif_error_string(int error);
 

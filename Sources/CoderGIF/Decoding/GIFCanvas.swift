@@ -27,36 +27,17 @@ struct GIFCanvas {
     mutating func begin(_ frame: GIFStructure.Frame, colorMap: UnsafeMutablePointer<ColorMapObject>?) {
         self.frame = frame
         beforeFrame = frame.disposal == 3 ? pixels : nil
-        let opaque: UInt32 = 0xFF00_0000
-        if let map = colorMap?.pointee, let colors = map.Colors {
-            let count = min(256, Int(map.ColorCount))
-            for index in 0..<256 {
-                guard index < count else {
-                    palette[index] = opaque.littleEndian
-                    continue
-                }
-                let color = colors[index]
-                palette[index] = (UInt32(color.Red) | UInt32(color.Green) << 8 | UInt32(color.Blue) << 16 | opaque).littleEndian
-            }
-        } else {
-            for index in 0..<256 { palette[index] = (UInt32(index) * 0x01_0101 | opaque).littleEndian }
-        }
+        palette.withUnsafeMutableBufferPointer { cgif_palette(colorMap, $0.baseAddress) }
     }
 
-    /// Draws row `y` of the current frame (frame coordinates) from its colour indices.
-    mutating func draw(row y: Int, indices: UnsafePointer<UInt8>) {
-        let canvasY = frame.top + y
-        guard canvasY < size.height, frame.left < size.width else { return }
-        let count = min(frame.width, size.width - frame.left)
-        let start = canvasY * size.width + frame.left
-        pixels.withUnsafeMutableBufferPointer { canvas in
-            palette.withUnsafeBufferPointer { palette in
-                if let transparent = frame.transparentIndex {
-                    let skip = UInt8(truncatingIfNeeded: transparent)
-                    for x in 0..<count where indices[x] != skip { canvas[start + x] = palette[Int(indices[x])] }
-                } else {
-                    for x in 0..<count { canvas[start + x] = palette[Int(indices[x])] }
-                }
+    /// Reads the current frame's rows from giflib (descriptor already read) into `row` (at least
+    /// the frame's width) and draws them; giflib's status.
+    mutating func draw(from gif: UnsafeMutablePointer<GifFileType>, row: UnsafeMutablePointer<UInt8>) -> Int32 {
+        var shape = cFrame
+        let (width, height) = (Int32(size.width), Int32(size.height))
+        return palette.withUnsafeBufferPointer { palette in
+            pixels.withUnsafeMutableBufferPointer { canvas in
+                cgif_draw_frame(gif, &shape, palette.baseAddress, row, canvas.baseAddress, width, height)
             }
         }
     }
@@ -76,17 +57,20 @@ struct GIFCanvas {
     mutating func dispose() {
         switch frame.disposal {
         case 2:
-            guard frame.left < size.width, frame.top < size.height else { return }
-            let right = min(size.width, frame.left + frame.width)
-            for y in frame.top..<min(size.height, frame.top + frame.height) {
-                let row = y * size.width
-                for x in frame.left..<right { pixels[row + x] = 0 }
-            }
+            var shape = cFrame
+            let (width, height) = (Int32(size.width), Int32(size.height))
+            pixels.withUnsafeMutableBufferPointer { cgif_clear_frame(&shape, $0.baseAddress, width, height) }
         case 3:
             if let beforeFrame { pixels = beforeFrame }
         default:
             break
         }
         beforeFrame = nil
+    }
+
+    private var cFrame: cgif_frame {
+        cgif_frame(
+            left: Int32(frame.left), top: Int32(frame.top), width: Int32(frame.width), height: Int32(frame.height),
+            interlaced: frame.interlaced ? 1 : 0, transparent: Int32(frame.transparentIndex ?? -1))
     }
 }

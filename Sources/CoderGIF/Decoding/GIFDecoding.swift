@@ -76,21 +76,8 @@ enum GIFDecoding {
             try readSubBlocks(gif, what: "frame \(index)", coder: coder, first: { DGifGetCode(gif, &codeSize, $0) }, next: DGifGetCodeNext)
             return
         }
-        let order = frame.interlaced ? interlacedRows(frame.height) : Array(0..<frame.height)
-        let status: Int32 = row.withUnsafeMutableBufferPointer { buffer in
-            for y in order {
-                guard DGifGetLine(gif, buffer.baseAddress, Int32(frame.width)) == GIF_OK else { return gif.pointee.Error }
-                canvas.draw(row: y, indices: buffer.baseAddress!)
-            }
-            return 0
-        }
-        if status != 0 { throw GIFFailure.giflib(status, stage: .decode, coder: coder, what: "frame \(index)'s pixels") }
-    }
-
-    /// Rows in the order an interlaced frame stores them: every 8th from 0, every 8th from 4,
-    /// every 4th from 2, every 2nd from 1.
-    static func interlacedRows(_ height: Int) -> [Int] {
-        [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+        let status = row.withUnsafeMutableBufferPointer { canvas.draw(from: gif, row: $0.baseAddress!) }
+        if status != GIF_OK { throw GIFFailure.giflib(gif.pointee.Error, stage: .decode, coder: coder, what: "frame \(index)'s pixels") }
     }
 
     private static func skipExtension(_ gif: UnsafeMutablePointer<GifFileType>, coder: String) throws(ImageKernelError) {

@@ -10,11 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Decodes the primary image. With owned 0 the pixels stay in libheif's image, which is released;
-   with owned 1 they are first copied into a malloc'd buffer of tight rows (then freed), as a
-   caller that keeps the pixels after the codec's objects are gone must do. Returns 0 on success
-   and the decoded width and height. */
-int cbenchheif_decode(const void *data, size_t size, int owned, int *width, int *height);
+/* Decodes the primary image. With pixels NULL the pixels stay in libheif's image, which is
+   released; otherwise they are first copied into a malloc'd buffer of tight rows returned in
+   *pixels (the caller frees it after this returns, as ours frees its Image), as a caller that
+   keeps the pixels after the codec's objects are gone must do. Returns 0 on success and the
+   decoded width and height. */
+int cbenchheif_decode(const void *data, size_t size, uint8_t **pixels, int *width, int *height);
 
 /* Encodes interleaved 8-bit RGB (channels 3) or RGBA (4) as HEVC (av1 = 0) or AV1 (av1 = 1) into a
    malloc'd buffer (free with free()). 0 on success. */
