@@ -44,9 +44,8 @@ func baselineEncode(_ image: Image, av1: Bool, quality: Int) -> Data {
     }
 }
 
-/// Medians of `ours` and `baseline` run in alternating blocks of five (ours ×5, libheif ×5, …):
-/// alternating every call makes each side inherit the other's freed memory and threads, which
-/// alone moved the AVIF ratio by 10% (an A/A check of the paired rounds gives 1.00).
+/// Medians of `ours` and `baseline` run in alternating blocks of five (ours ×5, libheif ×5, …),
+/// a cross-check of the paired rounds (where each call follows the other side's).
 func inBlocks(rounds: Int, ours: () -> Void, baseline: () -> Void) -> (ours: Double, baseline: Double) {
     var a: [Double] = [], b: [Double] = []
     for _ in 0..<max(1, rounds / 5 + 1) {
