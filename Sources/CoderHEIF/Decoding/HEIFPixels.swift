@@ -88,8 +88,13 @@ enum HEIFPixels {
                 } else {
                     let src = row.assumingMemoryBound(to: UInt8.self)
                     let dest = out.baseAddress! + y * rowBytes
-                    for x in 0..<width {
-                        for (i, c) in picks.enumerated() { dest[x * picks.count + i] = src[x * sourceChannels + c] }
+                    if format.hasAlpha {  // gray + alpha from RGBA
+                        for x in 0..<width {
+                            dest[2 * x] = src[4 * x]
+                            dest[2 * x + 1] = src[4 * x + 3]
+                        }
+                    } else {  // gray from RGB
+                        for x in 0..<width { dest[x] = src[3 * x] }
                     }
                 }
             }
