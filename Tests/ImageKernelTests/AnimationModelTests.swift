@@ -46,8 +46,12 @@ struct AnimationModelTests {
 
     @Test func firstFrameOnlyAndStillsSkipTheBudget() throws {
         let canvas = PixelSize(width: 1000, height: 1000)
-        try DecodeOptions(firstFrameOnly: true, animationPixelLimit: 1).checkAnimationBudget(frameCount: 50, canvas: canvas, plugin: "P")
-        try DecodeOptions(animationPixelLimit: 1).checkAnimationBudget(frameCount: 1, canvas: canvas, plugin: "P")
+        #expect(throws: Never.self) {
+            try DecodeOptions(firstFrameOnly: true, animationPixelLimit: 1).checkAnimationBudget(frameCount: 50, canvas: canvas, plugin: "P")
+        }
+        #expect(throws: Never.self) {
+            try DecodeOptions(animationPixelLimit: 1).checkAnimationBudget(frameCount: 1, canvas: canvas, plugin: "P")
+        }
     }
 }
 
