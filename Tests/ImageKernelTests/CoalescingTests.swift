@@ -205,10 +205,14 @@ struct CoalescingTests {
         // schedules them.
         let cache = CountingCache(MemoryCache(), diskDelay: .milliseconds(200), holdDiskUntilAllQueries: 2)
         let (manager, loader, _, _) = setUp(cache: cache)
-        loader.open()
         let contexts = [thumbnail(10), thumbnail(20), thumbnail(10)]
         try await withThrowingTaskGroup(of: Void.self) { group in
             for context in contexts { group.addTask { _ = try await manager.image(for: gateURL("a"), context: context) } }
+            // Both variants leave the shared query together; the gate stays shut until the first
+            // download has started and the other variant has had time to join it.
+            #expect(await eventually { loader.started.value == 1 })
+            try await Task.sleep(for: .milliseconds(200))
+            loader.open()
             try await group.waitForAll()
         }
         // Two variants: one query of each final key, then one shared query of the original key.
