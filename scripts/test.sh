@@ -33,11 +33,23 @@ groups=(
   "--filter LoaderHTTPTests"
 )
 status=0
+failures=()
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for group in "${groups[@]}"; do
   echo "== swift test $group"
   # shellcheck disable=SC2086  # each group is a list of arguments
-  swift test --skip-build $group "$@" || status=1
+  if ! swift test --skip-build $group "$@" 2>&1 | tee "$log"; then
+    status=1
+    failures+=("group: $group")
+    # The failing tests and their recorded issues, repeated at the end where a log's tail shows them.
+    while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:' "$log" | head -40)
+  fi
 done
 echo "== swift build --package-path Examples (the examples must keep compiling)"
-swift build --package-path Examples || status=1
+swift build --package-path Examples || { status=1; failures+=("the Examples package did not build"); }
+if [ $status -ne 0 ]; then
+  echo "== FAILED"
+  printf '%s\n' "${failures[@]}"
+fi
 exit $status
