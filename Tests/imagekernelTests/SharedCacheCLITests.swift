@@ -35,14 +35,18 @@ struct SharedCacheCLITests {
         return (Origin(files: files, urls: files.map { nginx.url("/\($0.name)").absoluteString }, requests: { nginx.accessLog().count }), nginx)
     }
 
-    /// The test HTTP server serving the 200 files, each answer 20 ms late, so a prefetch takes a while.
+    /// The test HTTP server serving the 200 files, each answer 40 ms late, so a prefetch takes a while.
     static func slowOrigin() throws -> (Origin, HTTPTestServer) {
         let files = try originFiles()
         let server = try HTTPTestServer()
         for file in files { server.addFile(file.name, data: file.data) }
-        let urls = files.map { server.url("/files/\($0.name)?delay=20").absoluteString }
+        let urls = files.map { server.url("/files/\($0.name)?delay=40").absoluteString }
         return (Origin(files: files, urls: urls, requests: { files.reduce(0) { $0 + server.requestCount(path: "/files/\($1.name)") } }), server)
     }
+
+    /// Generous for debug builds on a loaded machine: these tests are about sharing, and a query
+    /// that times out (50 ms by default) is a miss that would send a request to the origin.
+    static let timeout = "2000"
 
     static func scratch() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-shared-\(UUID().uuidString)")
@@ -66,7 +70,7 @@ struct SharedCacheCLITests {
         let list = dir.appendingPathComponent("list.txt")
         try origin.urls.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
 
-        let first = try CLI.run(["prefetch", "--from", list.path, "--cache-dir", dir.appendingPathComponent("first").path, "--shared-cache", redis.url])
+        let first = try CLI.run(["prefetch", "--from", list.path, "--cache-dir", dir.appendingPathComponent("first").path, "--shared-cache", redis.url, "--shared-cache-timeout", Self.timeout])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.lines.dropFirst().first.map { Array($0.prefix(2)) } == ["200", "0"])
         let requestsAfterFirst = origin.imageRequests
@@ -75,7 +79,7 @@ struct SharedCacheCLITests {
 
         let out = dir.appendingPathComponent("out")
         let second = try CLI.run(
-            ["fetch", "--cache-dir", dir.appendingPathComponent("second").path, "--shared-cache", redis.url, "--out", out.path] + origin.urls)
+            ["fetch", "--cache-dir", dir.appendingPathComponent("second").path, "--shared-cache", redis.url, "--shared-cache-timeout", Self.timeout, "--out", out.path] + origin.urls)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(origin.imageRequests - requestsAfterFirst == 0, "the origin saw requests from the second process")
         let types = second.lines.dropFirst().map { $0.count > 1 ? $0[1] : "" }
@@ -84,7 +88,7 @@ struct SharedCacheCLITests {
 
         // The shared hits landed on the second process's disk: a third run needs neither Redis nor the origin.
         redis.kill()
-        let third = try CLI.run(["fetch", "--cache-dir", dir.appendingPathComponent("second").path, "--shared-cache", redis.url] + origin.urls)
+        let third = try CLI.run(["fetch", "--cache-dir", dir.appendingPathComponent("second").path, "--shared-cache", redis.url, "--shared-cache-timeout", Self.timeout] + origin.urls)
         #expect(third.status == 0)
         #expect(third.lines.dropFirst().allSatisfy { $0.count > 1 && $0[1] == "disk" })
         #expect(origin.imageRequests - requestsAfterFirst == 0)
@@ -115,7 +119,7 @@ struct SharedCacheCLITests {
             }
         }
         killer.start()
-        let prefetch = try CLI.run(["prefetch", "--from", list.path, "--cache-dir", cacheDir, "--shared-cache", redis.url])
+        let prefetch = try CLI.run(["prefetch", "--from", list.path, "--cache-dir", cacheDir, "--shared-cache", redis.url, "--shared-cache-timeout", Self.timeout])
         #expect(prefetch.status == 0, "\(prefetch.stderr)")
         #expect(prefetch.lines.dropFirst().first.map { Array($0.prefix(2)) } == ["200", "0"])
         let stored = try #require(killedAt.withLock { $0 }, "the prefetch ended before Redis held 20 entries")

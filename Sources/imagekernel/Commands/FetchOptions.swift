@@ -11,6 +11,9 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "A Redis tier shared with other processes, behind the disk cache: redis://[:password@]host[:port][/db].")
     var sharedCache: String?
 
+    @Option(help: "Milliseconds one shared-tier network wait may take before it counts as a miss (default 50).")
+    var sharedCacheTimeout: Int = 50
+
     @Option(help: "Loads in flight at once.")
     var concurrency: Int = 6
 
@@ -28,6 +31,7 @@ struct LoadOptions: ParsableArguments {
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         _ = try imageOptions()
+        guard sharedCacheTimeout >= 1 else { throw ValidationError("--shared-cache-timeout must be at least 1 (milliseconds)") }
         if let sharedCache {
             do {
                 _ = try RedisCache.Endpoint(url: sharedCache)
@@ -39,6 +43,6 @@ struct LoadOptions: ParsableArguments {
 
     /// Memory, the disk cache, and the shared tier when one is named.
     func cache() throws -> any ImageCache {
-        try Plugins.cache(directory: cacheDir, sharedCache: sharedCache)
+        try Plugins.cache(directory: cacheDir, sharedCache: sharedCache, sharedCacheTimeout: .milliseconds(sharedCacheTimeout))
     }
 }

@@ -33,9 +33,13 @@ enum Plugins {
     }
 
     /// The cache for `fetch`/`prefetch`: memory in front of the disk cache, then the shared
-    /// Redis tier at `sharedCache` (`redis://…`) when given.
-    static func cache(directory: String?, sharedCache: String? = nil) throws -> any ImageCache {
-        let shared = try sharedCache.map { (url) throws(ImageKernelError) in RedisCache(configuration: try .init(url: url)) }
+    /// Redis tier at `sharedCache` (`redis://…`) when given, each network wait bounded by `sharedCacheTimeout`.
+    static func cache(directory: String?, sharedCache: String? = nil, sharedCacheTimeout: Duration = .milliseconds(50)) throws -> any ImageCache {
+        let shared = try sharedCache.map { (url) throws(ImageKernelError) in
+            var configuration = try RedisCache.Configuration(url: url)
+            configuration.timeout = sharedCacheTimeout
+            return RedisCache(configuration: configuration)
+        }
         return TieredCache(memory: MemoryCache(), backing: diskCache(directory: directory), lowerTiers: shared.map { [$0] } ?? [])
     }
 
