@@ -16,6 +16,7 @@ struct StressTests {
         let imageAfterCancel = Locked(0)
         let cancelledResults = Locked(0)
         let operations = Locked<[ImageOperation?]>(Array(repeating: nil, count: total))
+        let registered = Locked(0)
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -30,6 +31,7 @@ struct StressTests {
                         }
                     }
                     operations.withLock { $0[i] = op }
+                    registered.withLock { $0 = i + 1 }
                     if i % 64 == 0 { await Task.yield() }
                 }
             }
@@ -37,7 +39,7 @@ struct StressTests {
                 group.addTask {
                     var generator = SystemRandomNumberGenerator()
                     for _ in 0..<2_000 {
-                        let i = Int.random(in: 0..<total, using: &generator)
+                        let i = pickVictim(total: total, newest: registered.withLock { $0 }, using: &generator)
                         if let op = operations.withLock({ $0[i] }) {
                             op.cancel()
                             cancelReturned.withLock { $0[i] = true }
@@ -61,7 +63,8 @@ struct StressTests {
     @Test func tenThousandCallersOnSharedWorkWithRandomCancellationsCompleteExactlyOnce() async throws {
         let loader = MemoryLoader(chunkSize: 16)
         for i in 0..<10 {
-            loader.serve("w\(i)", data: RawCoder.data(width: 6, height: 6, seed: UInt8(i)), delay: .milliseconds(1 + i % 4))
+            // Loads that last a while, so the cancellers below find work in flight on a loaded machine.
+            loader.serve("w\(i)", data: RawCoder.data(width: 6, height: 6, seed: UInt8(i)), delay: .milliseconds(5 + 10 * (i % 4)))
         }
         let coder = RawCoder()
         let manager = makeManager(loader: loader, coder: coder)
@@ -71,6 +74,7 @@ struct StressTests {
         let imageAfterCancel = Locked(0)
         let cancelled = Locked(0)
         let handles = Locked<[(@Sendable () -> Void)?]>(Array(repeating: nil, count: total))
+        let registered = Locked(0)
 
         let record: @Sendable (Int, Result<ImageResult, ImageKernelError>) -> Void = { i, result in
             completions.withLock { $0[i] += 1 }
@@ -102,6 +106,7 @@ struct StressTests {
                             handles.withLock { $0[i] = { task.cancel() } }
                             callers.addTask { await task.value }
                         }
+                        registered.withLock { $0 = i + 1 }
                         if i % 64 == 0 { await Task.yield() }
                     }
                 }
@@ -110,7 +115,7 @@ struct StressTests {
                 group.addTask {
                     var generator = SystemRandomNumberGenerator()
                     for _ in 0..<2_000 {
-                        let i = Int.random(in: 0..<total, using: &generator)
+                        let i = pickVictim(total: total, newest: registered.withLock { $0 }, using: &generator)
                         if let cancel = handles.withLock({ $0[i] }) {
                             // Async callers may finish between the cancel and this mark; only
                             // operations promise "no image once cancel() returned".
@@ -132,4 +137,12 @@ struct StressTests {
         #expect(loader.requestCount < total / 4, "callers shared loads: \(loader.requestCount) loads for \(total) callers")
         #expect(coder.decodeCount.value <= loader.requestCount * 2, "at most one decode per variant per load")
     }
+}
+
+/// Whom a canceller cancels: half the time one of the 256 newest callers (`newest` have been
+/// registered so far; their work is likely still running, even when a loaded machine lets the
+/// callers run far ahead of the cancellers), otherwise anyone.
+private func pickVictim(total: Int, newest: Int, using generator: inout some RandomNumberGenerator) -> Int {
+    guard newest > 0, Bool.random(using: &generator) else { return Int.random(in: 0..<total, using: &generator) }
+    return Int.random(in: max(0, newest - 256)..<newest, using: &generator)
 }
