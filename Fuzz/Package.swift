@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+// libFuzzer targets, one per input surface. Their own package, so the test build never compiles
+// them. Build and run them with `bash scripts/fuzz.sh [SECONDS]` (from the repository root),
+// which passes the sanitizer flags:
+//   swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address,undefined \
+//     -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address,undefined
+import PackageDescription
+
+let kernel = Target.Dependency.product(name: "ImageKernel", package: "ImageKernel")
+
+/// One fuzz target: an executable whose only entry point is `LLVMFuzzerTestOneInput`.
+func fuzzTarget(_ name: String, _ products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["FuzzSupport", kernel] + products.map { .product(name: $0, package: "ImageKernel") },
+        path: "Sources/\(name)")
+}
+
+let package = Package(
+    name: "ImageKernelFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "ImageKernel", path: "..")],
+    targets: [
+        .target(name: "FuzzSupport", dependencies: [kernel]),
+        fuzzTarget("fuzz-png", ["CoderPNG"]),
+        fuzzTarget("fuzz-jpeg", ["CoderJPEG"]),
+        fuzzTarget("fuzz-heif", ["CoderHEIF"]),
+        fuzzTarget("fuzz-webp", ["CoderWebP"]),
+        fuzzTarget("fuzz-gif", ["CoderGIF"]),
+        fuzzTarget("fuzz-sniff", []),
+        fuzzTarget("fuzz-disk-entry", ["CacheDisk"]),
+        fuzzTarget("fuzz-http-response", ["LoaderHTTP"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

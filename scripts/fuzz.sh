@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer target in Fuzz/ (AddressSanitizer on Swift and C, UndefinedBehaviorSanitizer
+# on the C shims) and runs each for SECONDS (default 30), seeded from ../shared/testdata, with a
+# dictionary per format and Fuzz/regressions/<target>/ (every crash found, kept as a reproducer).
+# New corpus entries go to a temporary directory; FUZZ_KEEP_CORPUS=1 keeps them in Fuzz/corpus/.
+# A crash, a leak, a sanitizer report or a hang (an input over 10 s) fails the run; the reproducer
+# is saved under Fuzz/artifacts/. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+# FUZZ_REPLAY_ONLY="TARGET..." runs those targets on their seeds and regressions only, without
+# mutating (CI does this for fuzz-http-response: see Fuzz/regressions/fuzz-http-response/README.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+shift || true
+bash scripts/deps.sh
+flags=(-c release --scratch-path Fuzz/.build
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+  -Xcc -fsanitize=fuzzer-no-link,address,undefined -Xcc -fno-sanitize-recover=undefined)
+echo "== building the fuzz targets" >&2
+swift build --package-path Fuzz "${flags[@]}" >&2
+bin=$(swift build --package-path Fuzz "${flags[@]}" --show-bin-path)
+testdata=${IMAGEKERNEL_TESTDATA:-../shared/testdata}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p Fuzz/artifacts
+
+# Seeds: files of the target's formats under 256 KiB from the test data.
+seed_files() {
+  case $1 in
+    fuzz-png) find "$testdata" -type f -name '*.png' -size -256k ;;
+    fuzz-jpeg) find "$testdata" -type f \( -name '*.jpg' -o -name '*.jpeg' \) -size -256k ;;
+    fuzz-heif) find "$testdata" -type f \( -name '*.heic' -o -name '*.heif' -o -name '*.avif' \) -size -256k ;;
+    fuzz-webp) find "$testdata" -type f -name '*.webp' -size -256k ;;
+    fuzz-gif) find "$testdata" -type f -name '*.gif' -size -256k ;;
+    fuzz-sniff) find "$testdata" -type f -size -16k | sort | sed -n 1,200p ;;
+    *) ;;
+  esac
+}
+
+# Seeds made here: valid HTTP answers and disk-cache entries around a small PNG.
+make_seeds() {
+  local dir=$1 png
+  png=$(find "$testdata/pngsuite" -type f -name 'basn2c08.png' | head -1)
+  case $(basename "$dir") in
+    fuzz-http-response)
+      { printf 'HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: %d\r\nETag: "v1"\r\n\r\n' "$(wc -c < "$png")"; cat "$png"; } > "$dir/ok"
+      { printf 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n' "$(wc -c < "$png")"; cat "$png"; printf '\r\n0\r\n\r\n'; } > "$dir/chunked"
+      printf 'HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n' > "$dir/429"
+      printf 'HTTP/1.1 304 Not Modified\r\nETag: "v1"\r\n\r\n' > "$dir/304"
+      { printf 'HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 10-19/100\r\nContent-Length: 10\r\n\r\n'; head -c 10 "$png"; } > "$dir/206"
+      ;;
+    fuzz-disk-entry)
+      python3 - "$png" "$dir" <<'PY'
+import struct, sys
+payload = open(sys.argv[1], 'rb').read()
+def entry(etag, modified):
+    fields = b''
+    for text in (etag, modified):
+        fields += struct.pack('<I', 0xFFFFFFFF) if text is None else struct.pack('<I', len(text)) + text
+    header_length = 24 + len(fields)
+    return b'\x89IKCD\r\n\x1a' + struct.pack('<IIQ', header_length, 1, len(payload)) + fields + payload
+open(sys.argv[2] + '/plain', 'wb').write(entry(None, None))
+open(sys.argv[2] + '/validators', 'wb').write(entry(b'"abc"', b'Tue, 24 Nov 2026 00:00:00 GMT'))
+open(sys.argv[2] + '/raw', 'wb').write(payload)
+PY
+      ;;
+  esac
+}
+
+dictionary() {
+  case $1 in
+    fuzz-png) echo png ;; fuzz-jpeg) echo jpeg ;; fuzz-heif) echo heif ;; fuzz-webp) echo webp ;;
+    fuzz-gif) echo gif ;; fuzz-http-response) echo http ;; fuzz-disk-entry) echo disk-entry ;; *) echo "" ;;
+  esac
+}
+
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-sniff fuzz-disk-entry fuzz-http-response)
+status=0
+results=()
+for target in "${targets[@]}"; do
+  seeds="$work/seeds/$target"
+  corpus="$work/corpus/$target"
+  [ "${FUZZ_KEEP_CORPUS:-0}" = 1 ] && corpus="Fuzz/corpus/$target"
+  mkdir -p "$seeds" "$corpus" "Fuzz/regressions/$target"
+  seed_files "$target" | while IFS= read -r file; do cp "$file" "$seeds/$(echo "$file" | md5sum | cut -c1-12)-$(basename "$file")"; done
+  make_seeds "$seeds"
+  args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1
+    -artifact_prefix="Fuzz/artifacts/$target-")
+  mode=fuzzed
+  if [[ " ${FUZZ_REPLAY_ONLY:-} " == *" $target "* ]]; then args+=(-runs=0); mode=replayed; fi
+  dict=$(dictionary "$target")
+  [ -n "$dict" ] && args+=(-dict="Fuzz/dictionaries/$dict.dict")
+  echo "== $target: $mode for up to ${seconds}s ($(ls "$seeds" | wc -l) seeds)" >&2
+  log="$work/$target.log"
+  if "$bin/$target" "${args[@]}" "$corpus" "$seeds" "Fuzz/regressions/$target" > "$log" 2>&1; then
+    outcome=ok
+  else
+    outcome=FAILED
+    status=1
+    # The report with its stacks, or the log's end when there is no sanitizer report.
+    if grep -q "ERROR:" "$log"; then sed -n '/ERROR:/,/SUMMARY:/p' "$log" | head -80 >&2; else tail -30 "$log" >&2; fi
+    grep -E "Test unit written" "$log" >&2 || true
+  fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  results+=("$target	${seconds}	${runs:-0}	${rate:-0}	$outcome	$mode")
+done
+printf 'target\tseconds\texecutions\texecutions_per_second\tresult\tmode\n'
+printf '%s\n' "${results[@]}"
+[ $status -eq 0 ] || echo "fuzzing found a crash, leak, sanitizer report or hang; reproducers are in Fuzz/artifacts/" >&2
+exit $status
