@@ -76,6 +76,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "HTTPTestServer", dependencies: ["ImageKernel"], swiftSettings: strict),
+        // The fault soak (scripts/soak.sh): loads through a misbehaving server; not a product.
+        .executableTarget(
+            name: "imagekernel-soak",
+            dependencies: ["ImageKernel", "LoaderHTTP", "CacheDisk", "CoderPNG", "CoderJPEG", "HTTPTestServer", "TestData"],
+            swiftSettings: strict
+        ),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",

@@ -40,7 +40,7 @@ extension Connection {
             let lines = request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\n" }.joined()
             return respond(200, text: lines)
         default:
-            return respond(404, text: "no route for \(request.path)\n")
+            return faultRoute(parts, request) ?? respond(404, text: "no route for \(request.path)\n")
         }
     }
 

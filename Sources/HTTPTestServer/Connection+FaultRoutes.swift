@@ -1,0 +1,38 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Routes that break the protocol in ways the ordinary routes do not (the fault soak uses them):
+/// - `/wrong-length/<name>?by=N` — announces the file's length plus N (N may be negative), sends
+///   the whole file, and keeps the connection (a short announcement leaves stray bytes for the
+///   next answer; a long one leaves the client waiting until it gives up).
+/// - `/huge-header/<name>` — a single 1 MiB header line, then the file.
+/// - `/reset/<name>` — announces the file, sends half, and resets the connection (RST, not FIN).
+extension Connection {
+    func faultRoute(_ parts: [String], _ request: RequestHead) -> Next? {
+        guard parts.count == 2 else { return nil }
+        switch parts[0] {
+        case "wrong-length":
+            guard let file = server.file(parts[1]) else { return nil }
+            let by = request.query["by"].flatMap(Int.init) ?? 1
+            guard socket.send(head(200, [("Content-Length", "\(max(0, file.data.count + by))")])), socket.send(file.data) else {
+                return .close
+            }
+            return by < 0 ? .keepAlive : .close
+        case "huge-header":
+            guard let file = server.file(parts[1]) else { return nil }
+            let padding = String(repeating: "a", count: 1 << 20)
+            return respond(200, headers: [("X-Padding", padding), ("Content-Type", "application/octet-stream")], body: file.data)
+        case "reset":
+            guard let file = server.file(parts[1]) else { return nil }
+            _ = socket.send(head(200, [("Content-Length", "\(file.data.count)")]))
+            _ = socket.send(Data(file.data.prefix(file.data.count / 2)))
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(socket.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            return .close
+        default:
+            return nil
+        }
+    }
+}
