@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CoderGIF", targets: ["CoderGIF"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
+        .library(name: "Transformers", targets: ["Transformers"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
     dependencies: [
@@ -77,6 +78,7 @@ let package = Package(
         ),
         .target(name: "HTTPTestServer", dependencies: ["ImageKernel"], swiftSettings: strict),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
+        .target(name: "Transformers", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",
             dependencies: [
@@ -134,6 +136,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(
+            name: "TransformersTests",
+            dependencies: [
+                "TestData", "Transformers", "ImageKernel", "ImageKernelConformance", "CoderJPEG",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Reference/make_references.py"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "imagekernelTests", dependencies: ["TestData", "imagekernel", "HTTPTestServer", "ImageKernel"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
