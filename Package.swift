@@ -142,7 +142,7 @@ let package = Package(
                 "TestData", "Transformers", "ImageKernel", "ImageKernelConformance", "CoderJPEG",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            exclude: ["Reference/make_references.py"],
+            exclude: ["Reference"],
             swiftSettings: strict
         ),
         .testTarget(name: "imagekernelTests", dependencies: ["TestData", "imagekernel", "HTTPTestServer", "ImageKernel"], swiftSettings: strict),

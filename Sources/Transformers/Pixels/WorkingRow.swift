@@ -78,7 +78,8 @@ struct WorkingRowCodec {
         for x in 0..<width {
             var p = row[x]
             if premultiplied {
-                let a = p.w
+                // Alpha is clamped first, as an 8-bit premultiplied pipeline (Pillow's) does.
+                let a = min(p.w, opaque)
                 let factor: Float = a > 0.5 ? opaque / a : 0
                 p = WorkingPixel(p.x * factor, p.y * factor, p.z * factor, a)
             }

@@ -1,7 +1,7 @@
 import ImageKernel
 
-/// A 2-D filter as two 1-D passes: columns first (each needed source row into a float plane of
-/// the output's width), then rows (each output row sums its plane rows). Both passes split their
+/// A 2-D filter as two 1-D passes through a float plane: horizontal then vertical, or vertical
+/// then horizontal when that leaves the smaller intermediate (Pillow's order). Both passes split their
 /// rows across cores for large images; the inner loops run over `SIMD4<Float>` pixels.
 struct SeparableFilter {
     let horizontal: FilterWeights
@@ -24,40 +24,53 @@ struct SeparableFilter {
         try TransformLimits.check(width: outWidth, height: max(outHeight, planeRows), what: "intermediate of the filter")
         let outRowBytes = outWidth * outputFormat.bytesPerPixel
         var output = [UInt8](repeating: 0, count: outRowBytes * outHeight)
-        let plane = UnsafeMutablePointer<WorkingPixel>.allocate(capacity: outWidth * max(planeRows, 1))
+        try TransformLimits.check(width: max(loadWidth, 1), height: max(outHeight, 1), what: "intermediate of the filter")
+        let skipHorizontal = horizontal.isIdentity, skipVertical = vertical.isIdentity
+        // The pass that leaves the clearly smaller intermediate goes first (horizontal on a near
+        // tie), which also matches the order Pillow 13 was seen to pick on the reference cases.
+        let verticalFirst = !skipVertical && !skipHorizontal && 5 * loadWidth * outHeight < 4 * outWidth * planeRows
+        let planeWidth = verticalFirst ? loadWidth : outWidth, planeHeight = verticalFirst ? outHeight : planeRows
+        let plane = UnsafeMutablePointer<WorkingPixel>.allocate(capacity: planeWidth * max(planeHeight, 1))
         defer { plane.deallocate() }
         let outCodec = WorkingRowCodec(outputFormat, premultiplying: codec.premultiplies)
         let sourceBytesPerPixel = image.pixelFormat.bytesPerPixel
-        let horizontalWork = planeRows * outWidth * horizontal.taps
-        let verticalWork = outHeight * outWidth * vertical.taps
-        let skipHorizontal = horizontal.isIdentity, skipVertical = vertical.isIdentity
+        let top = WorkingPixel(repeating: codec.maxValue)
+        let firstWork = verticalFirst ? outHeight * loadWidth * vertical.taps : planeRows * outWidth * horizontal.taps
+        let secondWork = verticalFirst ? outHeight * outWidth * horizontal.taps : outHeight * outWidth * vertical.taps
 
         image.pixels.withUnsafeBytes { source in
-            let base = source.baseAddress!
-            let threads = Parallel.threads(rows: planeRows, work: horizontalWork, limit: threadLimit)
-            Parallel.forEachSlice(rows: planeRows, threads: threads) { rows in
+            let base = source.baseAddress! + firstColumn * sourceBytesPerPixel
+            Parallel.forEachSlice(rows: planeHeight, threads: Parallel.threads(rows: planeHeight, work: firstWork, limit: threadLimit)) { rows in
                 let scratch = UnsafeMutablePointer<WorkingPixel>.allocate(capacity: max(loadWidth, 1))
                 defer { scratch.deallocate() }
                 for r in rows {
-                    let rowStart = base + (firstRow + r) * image.bytesPerRow + firstColumn * sourceBytesPerPixel
-                    let target = plane + r * outWidth
-                    if skipHorizontal {
-                        codec.load(rowStart, width: outWidth, into: target)
+                    let target = plane + r * planeWidth
+                    if verticalFirst {
+                        target.update(repeating: .zero, count: loadWidth)
+                        for k in 0..<vertical.counts[r] {
+                            codec.load(base + (vertical.starts[r] + k) * image.bytesPerRow, width: loadWidth, into: scratch)
+                            let w = vertical.weights[r * vertical.taps + k]
+                            for x in 0..<loadWidth { target[x] += scratch[x] * w }
+                        }
+                        for x in 0..<loadWidth { target[x] = target[x].clamped(lowerBound: .zero, upperBound: top) }
+                    } else if skipHorizontal {
+                        codec.load(base + (firstRow + r) * image.bytesPerRow, width: outWidth, into: target)
                     } else {
-                        codec.load(rowStart, width: loadWidth, into: scratch)
-                        convolveRow(scratch, offset: firstColumn, into: target)
+                        codec.load(base + (firstRow + r) * image.bytesPerRow, width: loadWidth, into: scratch)
+                        convolveRow(scratch, offset: firstColumn, into: target, maxValue: codec.maxValue)
                     }
                 }
             }
         }
         output.withUnsafeMutableBytes { destination in
             let base = destination.baseAddress!
-            let threads = Parallel.threads(rows: outHeight, work: verticalWork, limit: threadLimit)
-            Parallel.forEachSlice(rows: outHeight, threads: threads) { rows in
+            Parallel.forEachSlice(rows: outHeight, threads: Parallel.threads(rows: outHeight, work: secondWork, limit: threadLimit)) { rows in
                 let accumulator = UnsafeMutablePointer<WorkingPixel>.allocate(capacity: outWidth)
                 defer { accumulator.deallocate() }
                 for y in rows {
-                    if skipVertical {
+                    if verticalFirst {
+                        convolveRow(plane + y * planeWidth, offset: firstColumn, into: accumulator, maxValue: codec.maxValue)
+                    } else if skipVertical {
                         accumulator.update(from: plane + (y - firstRow) * outWidth, count: outWidth)
                     } else {
                         convolveColumn(plane, rowOffset: firstRow, width: outWidth, output: y, into: accumulator)
@@ -70,10 +83,13 @@ struct SeparableFilter {
         return try image.derived(width: outWidth, height: outHeight, format: outputFormat, pixels: output)
     }
 
-    /// One row of the horizontal pass; `row` holds source columns from `offset` on.
+    /// One row of the horizontal pass; `row` holds source columns from `offset` on. Results are
+    /// clamped to the sample range (as Pillow and libvips clamp their 8-bit intermediate), so a
+    /// ringing filter's overshoot is not carried into the vertical pass.
     @inline(__always)
-    private func convolveRow(_ row: UnsafePointer<WorkingPixel>, offset: Int, into out: UnsafeMutablePointer<WorkingPixel>) {
+    private func convolveRow(_ row: UnsafePointer<WorkingPixel>, offset: Int, into out: UnsafeMutablePointer<WorkingPixel>, maxValue: Float) {
         let taps = horizontal.taps
+        let top = WorkingPixel(repeating: maxValue)
         horizontal.weights.withUnsafeBufferPointer { weights in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 horizontal.counts.withUnsafeBufferPointer { counts in
@@ -82,7 +98,7 @@ struct SeparableFilter {
                         let first = row + (starts[x] - offset)
                         var sum = WorkingPixel.zero
                         for k in 0..<counts[x] { sum += first[k] * tapsOfX[k] }
-                        out[x] = sum
+                        out[x] = sum.clamped(lowerBound: .zero, upperBound: top)
                     }
                 }
             }
