@@ -83,6 +83,7 @@ let package = Package(
             name: "imagekernel",
             dependencies: [
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CacheDisk", "CacheRedis",
+                "Transformers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
