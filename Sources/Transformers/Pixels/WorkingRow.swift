@@ -71,10 +71,11 @@ struct WorkingRowCodec {
     private func storeSamples<Sample: FixedWidthInteger & UnsignedInteger>(
         _ row: UnsafePointer<WorkingPixel>, width: Int, into d: UnsafeMutablePointer<Sample>
     ) {
-        let top = WorkingPixel(repeating: maxValue)
-        let half = WorkingPixel(repeating: 0.5)
         let premultiplied = premultiplies
         let opaque = maxValue
+        // Scalar clamps and conversions: they compile to single instructions, where the generic
+        // SIMD rounding initialisers do not.
+        @inline(__always) func quantise(_ v: Float) -> Int32 { Int32(min(max(v + 0.5, 0), opaque)) }
         for x in 0..<width {
             var p = row[x]
             if premultiplied {
@@ -83,7 +84,7 @@ struct WorkingRowCodec {
                 let factor: Float = a > 0.5 ? opaque / a : 0
                 p = WorkingPixel(p.x * factor, p.y * factor, p.z * factor, a)
             }
-            let q = SIMD4<Int32>(((p + half).clamped(lowerBound: .zero, upperBound: top + half - 0.001)).rounded(.towardZero))
+            let q = SIMD4<Int32>(quantise(p.x), quantise(p.y), quantise(p.z), quantise(p.w))
             switch layout {
             case .gray: d[x] = Sample(truncatingIfNeeded: q.x)
             case .grayAlpha:

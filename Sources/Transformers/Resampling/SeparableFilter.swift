@@ -52,7 +52,7 @@ struct SeparableFilter {
                             let w = vertical.weights[r * vertical.taps + k]
                             for x in 0..<loadWidth { target[x] += scratch[x] * w }
                         }
-                        for x in 0..<loadWidth { target[x] = target[x].clamped(lowerBound: .zero, upperBound: top) }
+                        for x in 0..<loadWidth { target[x] = clampToRange(target[x], top) }
                     } else if skipHorizontal {
                         codec.load(base + (firstRow + r) * image.bytesPerRow, width: outWidth, into: target)
                     } else {
@@ -98,7 +98,7 @@ struct SeparableFilter {
                         let first = row + (starts[x] - offset)
                         var sum = WorkingPixel.zero
                         for k in 0..<counts[x] { sum += first[k] * tapsOfX[k] }
-                        out[x] = sum.clamped(lowerBound: .zero, upperBound: top)
+                        out[x] = clampToRange(sum, top)
                     }
                 }
             }
@@ -118,4 +118,11 @@ struct SeparableFilter {
             for x in 0..<width { out[x] += source[x] * w }
         }
     }
+}
+
+/// `v` clamped to `0 ... top` lane by lane, with scalar min and max (which vectorise), not the
+/// generic `clamped` that goes through pointwise helper calls.
+@inline(__always)
+func clampToRange(_ v: WorkingPixel, _ top: WorkingPixel) -> WorkingPixel {
+    WorkingPixel(min(max(v.x, 0), top.x), min(max(v.y, 0), top.y), min(max(v.z, 0), top.z), min(max(v.w, 0), top.w))
 }
