@@ -39,6 +39,9 @@ def pillow_ops():
 def vips_ops():
     import pyvips
 
+    # Without this, vips' operation cache answers every repeat of the same call from memory.
+    pyvips.cache_set_max(0)
+
     def load(data, w, h, bands):
         return pyvips.Image.new_from_memory(data, w, h, bands, "uchar")
 

@@ -96,9 +96,22 @@ struct SeparableFilter {
                     for x in 0..<horizontal.outputCount {
                         let tapsOfX = weights.baseAddress! + x * taps
                         let first = row + (starts[x] - offset)
-                        var sum = WorkingPixel.zero
-                        for k in 0..<counts[x] { sum += first[k] * tapsOfX[k] }
-                        out[x] = clampToRange(sum, top)
+                        // Four independent sums hide the add latency of one long chain.
+                        var s0 = WorkingPixel.zero, s1 = WorkingPixel.zero, s2 = WorkingPixel.zero, s3 = WorkingPixel.zero
+                        let count = counts[x]
+                        var k = 0
+                        while k + 4 <= count {
+                            s0 += first[k] * tapsOfX[k]
+                            s1 += first[k + 1] * tapsOfX[k + 1]
+                            s2 += first[k + 2] * tapsOfX[k + 2]
+                            s3 += first[k + 3] * tapsOfX[k + 3]
+                            k += 4
+                        }
+                        while k < count {
+                            s0 += first[k] * tapsOfX[k]
+                            k += 1
+                        }
+                        out[x] = clampToRange((s0 + s1) + (s2 + s3), top)
                     }
                 }
             }
