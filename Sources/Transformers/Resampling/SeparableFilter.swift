@@ -118,17 +118,40 @@ struct SeparableFilter {
         }
     }
 
-    /// One output row of the vertical pass, summed into `out`.
+    /// One output row of the vertical pass, into `out`: four output pixels at a time, each summing
+    /// its column of plane rows in a register (four independent chains, no read-modify-write of `out`).
     @inline(__always)
     private func convolveColumn(
         _ plane: UnsafePointer<WorkingPixel>, rowOffset: Int, width: Int, output y: Int, into out: UnsafeMutablePointer<WorkingPixel>
     ) {
-        out.update(repeating: .zero, count: width)
-        let start = vertical.starts[y] - rowOffset
-        for k in 0..<vertical.counts[y] {
-            let w = vertical.weights[y * vertical.taps + k]
-            let source = plane + (start + k) * width
-            for x in 0..<width { out[x] += source[x] * w }
+        let count = vertical.counts[y]
+        let first = plane + (vertical.starts[y] - rowOffset) * width
+        vertical.weights.withUnsafeBufferPointer { weights in
+            let w = weights.baseAddress! + y * vertical.taps
+            var x = 0
+            while x + 4 <= width {
+                var s0 = WorkingPixel.zero, s1 = WorkingPixel.zero, s2 = WorkingPixel.zero, s3 = WorkingPixel.zero
+                var row = first + x
+                for k in 0..<count {
+                    let weight = w[k]
+                    s0 += row[0] * weight
+                    s1 += row[1] * weight
+                    s2 += row[2] * weight
+                    s3 += row[3] * weight
+                    row += width
+                }
+                out[x] = s0
+                out[x + 1] = s1
+                out[x + 2] = s2
+                out[x + 3] = s3
+                x += 4
+            }
+            while x < width {
+                var sum = WorkingPixel.zero
+                for k in 0..<count { sum += first[k * width + x] * w[k] }
+                out[x] = sum
+                x += 1
+            }
         }
     }
 }
