@@ -140,8 +140,8 @@ let package = Package(
         .testTarget(
             name: "TransformersTests",
             dependencies: [
-                "TestData", "Transformers", "ImageKernel", "ImageKernelConformance", "CoderJPEG",
-                .product(name: "Crypto", package: "swift-crypto"),
+                // AnimationReference: sha256Hex, the hash REFERENCE.tsv uses.
+                "TestData", "AnimationReference", "Transformers", "ImageKernel", "ImageKernelConformance", "CoderJPEG",
             ],
             exclude: ["Reference"],
             swiftSettings: strict

@@ -117,7 +117,7 @@ struct EffectsTests {
             GaussianBlurTransformer(sigma: 0), GaussianBlurTransformer(sigma: .nan), SharpenTransformer(sigma: -1),
             RoundCornersTransformer(.corners(radius: -3)),
         ] {
-            let error = kernelError { () throws(ImageKernelError) in try transformer.transform(image) }
+            let error = Result { () throws(ImageKernelError) in try transformer.transform(image) }.error
             #expect(error?.stage == .transform && error?.code == .invalidArgument, "\(transformer.key)")
         }
     }

@@ -1,3 +1,4 @@
+import AnimationReference
 import CoderJPEG
 import Foundation
 import ImageKernel
@@ -33,7 +34,7 @@ struct OrientationReferenceTests {
     static func decode(_ sample: Sample) throws -> Image {
         let image = try JPEGCoder().decode(try TestData.data(sample.path), options: DecodeOptions())
         // The decode itself must match, or the orientation checks below prove nothing.
-        try #require(rgba8SHA256(image) == sample.sha256, "\(sample.path): the decoded pixels differ from Pillow's")
+        try #require(sha256Hex(image.rgba8Pixels()) == sample.sha256, "\(sample.path): the decoded pixels differ from Pillow's")
         return image
     }
 
@@ -45,7 +46,7 @@ struct OrientationReferenceTests {
     func orientMatchesPillowsOrientedPixels(_ sample: Sample) throws {
         let image = try Self.decode(sample)
         let oriented = try OrientTransformer().transform(image)
-        #expect(rgba8SHA256(oriented) == sample.sha256Oriented)
+        #expect(sha256Hex(oriented.rgba8Pixels()) == sample.sha256Oriented)
         #expect(oriented.orientation == .up)
         #expect(oriented.pixelFormat == image.pixelFormat)
         #expect(oriented.iccProfile == image.iccProfile)
@@ -55,7 +56,7 @@ struct OrientationReferenceTests {
     func rotationsAndFlipsGiveTheSameExactPixels(_ sample: Sample) throws {
         let image = try Self.decode(sample)
         let chain = try TransformSpec(parsing: Self.equivalentChains[image.orientation]!)
-        #expect(rgba8SHA256(try chain.transform(image)) == sample.sha256Oriented, "\(chain.key) on orientation \(image.orientation)")
+        #expect(sha256Hex(try chain.transform(image).rgba8Pixels()) == sample.sha256Oriented, "\(chain.key) on orientation \(image.orientation)")
     }
 
     @Test func cropCutsExactlyTheRectangle() throws {
@@ -72,12 +73,12 @@ struct OrientationReferenceTests {
         let corner = try CropTransformer(.size(width: 10, height: 7, gravity: .southEast)).transform(image)
         let last = (image.height - 1) * image.width + image.width - 1
         #expect(Array(corner.rgba8Pixels().suffix(4)) == Array(all[last * 4..<last * 4 + 4]))
-        #expect(rgba8SHA256(try CropTransformer(.rect(x: 0, y: 0, width: image.width, height: image.height)).transform(image)) == sample.sha256Oriented)
+        #expect(sha256Hex(try CropTransformer(.rect(x: 0, y: 0, width: image.width, height: image.height)).transform(image).rgba8Pixels()) == sample.sha256Oriented)
     }
 
     @Test func aRectangleOutsideTheImageIsATypedError() throws {
         let image = try noiseImage(width: 10, height: 8, format: .rgb8)
-        let error = kernelError { () throws(ImageKernelError) in try CropTransformer(.rect(x: 5, y: 0, width: 6, height: 8)).transform(image) }
+        let error = Result { () throws(ImageKernelError) in try CropTransformer(.rect(x: 5, y: 0, width: 6, height: 8)).transform(image) }.error
         #expect(error?.stage == .transform && error?.code == .invalidArgument)
     }
 

@@ -80,12 +80,12 @@ struct ResizeBehaviourTests {
             (ResizeTransformer(.fit, width: Int.max, height: Int.max, allowsEnlarging: true), .tooLarge),
         ]
         for (resize, code) in cases {
-            let error = kernelError { () throws(ImageKernelError) in try resize.transform(image) }
+            let error = Result { () throws(ImageKernelError) in try resize.transform(image) }.error
             #expect(error?.stage == .transform && error?.code == code, "\(resize.key)")
         }
         var broken = image
         broken.pixels = [1, 2, 3]
-        #expect(kernelError { () throws(ImageKernelError) in try ResizeTransformer(.fit, width: 5, height: 5).transform(broken) }?.code == .invalidArgument)
+        #expect(Result { () throws(ImageKernelError) in try ResizeTransformer(.fit, width: 5, height: 5).transform(broken) }.error?.code == .invalidArgument)
     }
 
     @Test func onePixelImagesResizeBothWays() throws {

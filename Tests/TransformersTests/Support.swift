@@ -1,19 +1,11 @@
-import Crypto
 import Foundation
 import ImageKernel
 
-/// SHA-256 (lowercase hex) of the image converted to 8-bit RGBA, as REFERENCE.tsv hashes it.
-func rgba8SHA256(_ image: Image) -> String {
-    SHA256.hash(data: image.rgba8Pixels()).map { String(format: "%02x", $0) }.joined()
-}
-
-/// Runs `body` and returns the `ImageKernelError` it throws, or nil when it succeeds.
-func kernelError<T>(_ body: () throws(ImageKernelError) -> T) -> ImageKernelError? {
-    do {
-        _ = try body()
+extension Result where Failure == ImageKernelError {
+    /// The error of a failed transform, nil for a success.
+    var error: ImageKernelError? {
+        if case .failure(let error) = self { return error }
         return nil
-    } catch {
-        return error
     }
 }
 

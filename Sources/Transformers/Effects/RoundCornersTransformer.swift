@@ -40,37 +40,21 @@ public struct RoundCornersTransformer: ImageTransformer {
         let isCircle = shape == .circle
         let premultiplied = image.pixelFormat.isPremultiplied
         let reach = Int(radius.rounded(.up))
+        /// The centre coordinate of the arc that pixel `i` of a side of `length` lies beside, or
+        /// nil where the side is straight (coverage 1, pixel untouched).
+        func arcCentre(_ i: Int, length: Int) -> Double? {
+            let c = Double(i) + 0.5
+            if isCircle { return Double(length) / 2 }
+            if i < reach && c < radius { return radius }
+            if i >= length - reach && c > Double(length) - radius { return Double(length) - radius }
+            return nil
+        }
         return try image.mappingRows(to: image.withAlphaFormat, premultiplying: false) { y, row in
-            let cy = Double(y) + 0.5
-            // The x ranges where coverage can be below 1 on this row: all of it for a circle, the
-            // corner squares' columns for corners (only on rows inside a corner square).
-            let centreY: Double
-            if isCircle {
-                centreY = Double(height) / 2
-            } else if y < reach {
-                centreY = radius
-            } else if y >= height - reach {
-                centreY = Double(height) - radius
-            } else {
-                return
-            }
-            let dy = cy - centreY
+            guard let centreY = arcCentre(y, length: height) else { return }
+            let dy = Double(y) + 0.5 - centreY
             for x in 0..<width {
-                let cx = Double(x) + 0.5
-                let centreX: Double
-                if isCircle {
-                    centreX = Double(width) / 2
-                } else if x < reach {
-                    centreX = radius
-                } else if x >= width - reach {
-                    centreX = Double(width) - radius
-                } else {
-                    continue
-                }
-                let dx = cx - centreX
-                if !isCircle && ((x < reach && dx > 0) || (x >= width - reach && dx < 0) || (y < reach && dy > 0) || (y >= height - reach && dy < 0)) {
-                    continue
-                }
+                guard let centreX = arcCentre(x, length: width) else { continue }
+                let dx = Double(x) + 0.5 - centreX
                 let distance = (dx * dx + dy * dy).squareRoot()
                 let coverage = Float(min(1, max(0, radius - distance + 0.5)))
                 if coverage < 1 {

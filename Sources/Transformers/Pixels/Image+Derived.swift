@@ -5,21 +5,18 @@ extension Image {
     /// scale, timing, notes) and the given pixels, tightly packed; frames are dropped (the manager
     /// transforms each frame on its own).
     func derived(width: Int, height: Int, format: PixelFormat, pixels: [UInt8]) throws(ImageKernelError) -> Image {
-        var result: Image
-        do {
-            result = try Image(width: width, height: height, pixelFormat: format, pixels: pixels)
-        } catch {
-            throw ImageKernelError(stage: .transform, code: .internalError, message: error.message, cause: error)
+        // Starting from a copy keeps every metadata field, including ones added to Image later.
+        var result = self
+        result.width = width
+        result.height = height
+        result.pixelFormat = format
+        result.bytesPerRow = width * format.bytesPerPixel
+        result.pixels = pixels
+        result.frames = []
+        guard result.isConsistent else {
+            throw ImageKernelError(
+                stage: .transform, code: .internalError, message: "a \(width)x\(height) \(format) result got a buffer of \(pixels.count) bytes")
         }
-        result.orientation = orientation
-        result.iccProfile = iccProfile
-        result.sourceFormat = sourceFormat
-        result.scale = scale
-        result.isPreview = isPreview
-        result.exif = exif
-        result.decoderNotes = decoderNotes
-        result.duration = duration
-        result.loopCount = loopCount
         return result
     }
 

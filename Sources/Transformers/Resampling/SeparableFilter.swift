@@ -22,8 +22,6 @@ struct SeparableFilter {
         let endColumn = zip(horizontal.starts, horizontal.counts).map { $0 + $1 }.max() ?? 0
         let planeRows = endRow - firstRow, loadWidth = endColumn - firstColumn
         try TransformLimits.check(width: outWidth, height: max(outHeight, planeRows), what: "intermediate of the filter")
-        let outRowBytes = outWidth * outputFormat.bytesPerPixel
-        var output = [UInt8](repeating: 0, count: outRowBytes * outHeight)
         try TransformLimits.check(width: max(loadWidth, 1), height: max(outHeight, 1), what: "intermediate of the filter")
         let skipHorizontal = horizontal.isIdentity, skipVertical = vertical.isIdentity
         // The pass that leaves the clearly smaller intermediate goes first (horizontal on a near
@@ -62,25 +60,18 @@ struct SeparableFilter {
                 }
             }
         }
-        output.withUnsafeMutableBytes { destination in
-            let base = destination.baseAddress!
-            Parallel.forEachSlice(rows: outHeight, threads: Parallel.threads(rows: outHeight, work: secondWork, limit: threadLimit)) { rows in
-                let accumulator = UnsafeMutablePointer<WorkingPixel>.allocate(capacity: outWidth)
-                defer { accumulator.deallocate() }
-                for y in rows {
-                    if verticalFirst {
-                        convolveRow(plane + y * planeWidth, offset: firstColumn, into: accumulator, maxValue: codec.maxValue)
-                    } else if skipVertical {
-                        accumulator.update(from: plane + (y - firstRow) * outWidth, count: outWidth)
-                    } else {
-                        convolveColumn(plane, rowOffset: firstRow, width: outWidth, output: y, into: accumulator)
-                    }
-                    finish?(y, accumulator)
-                    outCodec.store(accumulator, width: outWidth, into: base + y * outRowBytes)
-                }
+        return try Image.rendering(
+            like: image, width: outWidth, height: outHeight, format: outputFormat, codec: outCodec, threadLimit: threadLimit, work: secondWork
+        ) { y, accumulator in
+            if verticalFirst {
+                convolveRow(plane + y * planeWidth, offset: firstColumn, into: accumulator, maxValue: codec.maxValue)
+            } else if skipVertical {
+                accumulator.update(from: plane + (y - firstRow) * outWidth, count: outWidth)
+            } else {
+                convolveColumn(plane, rowOffset: firstRow, width: outWidth, output: y, into: accumulator)
             }
+            finish?(y, accumulator)
         }
-        return try image.derived(width: outWidth, height: outHeight, format: outputFormat, pixels: output)
     }
 
     /// One row of the horizontal pass; `row` holds source columns from `offset` on. Results are
