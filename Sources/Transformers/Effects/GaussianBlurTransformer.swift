@@ -4,8 +4,9 @@ import ImageKernel
 /// (truncated at 3 sigma; near the edges the kernel is renormalised over the pixels that exist).
 /// Straight alpha is blurred premultiplied.
 public struct GaussianBlurTransformer: ImageTransformer {
-    /// The largest sigma accepted, in pixels.
-    public static let maxSigma = 1000.0
+    /// The largest sigma accepted, in pixels (its kernel spans 601 pixels; larger blurs are
+    /// better made on a downscaled image).
+    public static let maxSigma = 100.0
 
     public let sigma: Double
     /// At most this many threads (0: every core). Not part of the key: the output is the same.

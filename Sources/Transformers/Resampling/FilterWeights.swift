@@ -41,7 +41,8 @@ struct FilterWeights: Sendable {
     /// A normalised Gaussian of standard deviation `sigma`, truncated at 3 sigma, one output per
     /// input; near the edges the taps that fall outside are dropped and the rest renormalised.
     init(gaussian sigma: Double, count: Int) {
-        let radius = max(1, Int((3 * sigma).rounded(.up)))
+        // Taps beyond the image would never be used: the kernel is no wider than the image.
+        let radius = max(1, min(count, Int((3 * sigma).rounded(.up))))
         let taps = 2 * radius + 1
         var kernel = [Double](repeating: 0, count: taps)
         for k in 0..<taps {
