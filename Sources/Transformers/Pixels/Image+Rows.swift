@@ -7,16 +7,30 @@ extension Image {
         like template: Image, width: Int, height: Int, format: PixelFormat, codec: WorkingRowCodec, threadLimit: Int = 0,
         work: Int, _ render: (_ y: Int, _ row: UnsafeMutablePointer<WorkingPixel>) -> Void
     ) throws(ImageKernelError) -> Image {
+        try rendering(
+            like: template, width: width, height: height, format: format, codec: codec, threadLimit: threadLimit, work: work, slice: {}
+        ) { _, y, row in render(y, row) }
+    }
+
+    /// As ``rendering(like:width:height:format:codec:threadLimit:work:_:)``, with state that each
+    /// slice of rows makes once (`slice`) and `render` keeps across that slice's rows, which come
+    /// in ascending order; `slicesPerThread` as ``Parallel/forEachSlice(rows:threads:slicesPerThread:_:)``.
+    static func rendering<Slice>(
+        like template: Image, width: Int, height: Int, format: PixelFormat, codec: WorkingRowCodec, threadLimit: Int = 0,
+        work: Int, slicesPerThread: Int = 4, slice makeSlice: () -> Slice, _ render: (_ slice: inout Slice, _ y: Int, _ row: UnsafeMutablePointer<WorkingPixel>) -> Void
+    ) throws(ImageKernelError) -> Image {
         try TransformLimits.check(width: width, height: height, what: "output")
         let rowBytes = width * format.bytesPerPixel
         var output = [UInt8](repeating: 0, count: rowBytes * height)
         output.withUnsafeMutableBytes { destination in
             let base = destination.baseAddress!
-            Parallel.forEachSlice(rows: height, threads: Parallel.threads(rows: height, work: work, limit: threadLimit)) { rows in
+            let threads = Parallel.threads(rows: height, work: work, limit: threadLimit)
+            Parallel.forEachSlice(rows: height, threads: threads, slicesPerThread: slicesPerThread) { rows in
                 let row = UnsafeMutablePointer<WorkingPixel>.allocate(capacity: width)
                 defer { row.deallocate() }
+                var state = makeSlice()
                 for y in rows {
-                    render(y, row)
+                    render(&state, y, row)
                     codec.store(row, width: width, into: base + y * rowBytes)
                 }
             }

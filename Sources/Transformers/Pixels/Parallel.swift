@@ -13,14 +13,14 @@ enum Parallel {
         return max(1, min(cores, rows))
     }
 
-    /// Calls `body` with contiguous slices of `0..<rows`, one per thread, and returns when all are done.
-    static func forEachSlice(rows: Int, threads: Int, _ body: (Range<Int>) -> Void) {
+    /// Calls `body` with contiguous slices of `0..<rows`, `slicesPerThread` per thread (a few keep
+    /// both cores busy when one is interrupted), and returns when all are done.
+    static func forEachSlice(rows: Int, threads: Int, slicesPerThread: Int = 4, _ body: (Range<Int>) -> Void) {
         guard threads > 1 else {
             body(0..<rows)
             return
         }
-        // A few slices per thread keep both cores busy when one of them is interrupted.
-        let slices = min(rows, threads * 4)
+        let slices = min(rows, threads * max(1, slicesPerThread))
         // Each slice touches its own rows only; the box carries `body` into Dispatch's
         // @Sendable closure, and concurrentPerform returns only when every slice is done.
         withoutActuallyEscaping(body) { body in
