@@ -1,13 +1,15 @@
 import Foundation
 
 /// Precomputed taps of a 1-D convolution: output sample `i` is the sum over `k < counts[i]` of
-/// `weights[i * taps + k]` times input sample `starts[i] + k`. Weights of each output sum to 1.
+/// `weights[offsets[i] + k]` times input sample `starts[i] + k`. Weights of each output sum to 1.
 struct FilterWeights: Sendable {
     let outputCount: Int
-    /// The largest tap count of any output; the stride of ``weights``.
+    /// The largest tap count of any output.
     let taps: Int
     let starts: [Int]
     let counts: [Int]
+    /// Where each output's weights begin in ``weights``; outputs with equal weights may share them.
+    let offsets: [Int]
     let weights: [Float]
 
     /// Resampling weights for `inputCount` samples, of which the span `from ..< to` (fractional
@@ -35,7 +37,7 @@ struct FilterWeights: Sendable {
             starts[i] = first
             counts[i] = count
         }
-        self.init(outputCount: outputCount, taps: taps, starts: starts, counts: counts, weights: weights)
+        self.init(outputCount: outputCount, taps: taps, starts: starts, counts: counts, offsets: (0..<outputCount).map { $0 * taps }, weights: weights)
     }
 
     /// A normalised Gaussian of standard deviation `sigma`, truncated at 3 sigma, one output per
@@ -49,31 +51,39 @@ struct FilterWeights: Sendable {
             let d = Double(k - radius)
             kernel[k] = exp(-d * d / (2 * sigma * sigma))
         }
+        // Outputs whose kernel lies wholly inside share one copy of it (slot 0), so the weights
+        // stay small enough for the cache however wide the image; only the edges get their own.
         var starts = [Int](repeating: 0, count: count)
         var counts = [Int](repeating: 0, count: count)
-        var weights = [Float](repeating: 0, count: count * taps)
+        var offsets = [Int](repeating: 0, count: count)
+        var weights = [Float](repeating: 0, count: taps)
+        let total = kernel.reduce(0, +)
+        for k in 0..<taps { weights[k] = Float(kernel[k] / total) }
         for i in 0..<count {
             let first = max(0, i - radius), last = min(count, i + radius + 1)
-            var total = 0.0
-            for j in first..<last { total += kernel[j - i + radius] }
-            for j in first..<last { weights[i * taps + j - first] = Float(kernel[j - i + radius] / total) }
             starts[i] = first
             counts[i] = last - first
+            guard last - first < taps else { continue }
+            offsets[i] = weights.count
+            var edgeTotal = 0.0
+            for j in first..<last { edgeTotal += kernel[j - i + radius] }
+            for j in first..<last { weights.append(Float(kernel[j - i + radius] / edgeTotal)) }
         }
-        self.init(outputCount: count, taps: taps, starts: starts, counts: counts, weights: weights)
+        self.init(outputCount: count, taps: taps, starts: starts, counts: counts, offsets: offsets, weights: weights)
     }
 
-    private init(outputCount: Int, taps: Int, starts: [Int], counts: [Int], weights: [Float]) {
+    private init(outputCount: Int, taps: Int, starts: [Int], counts: [Int], offsets: [Int], weights: [Float]) {
         self.outputCount = outputCount
         self.taps = taps
         self.starts = starts
         self.counts = counts
+        self.offsets = offsets
         self.weights = weights
     }
 
     /// Whether every output takes exactly its own input sample (the pass can be skipped).
     var isIdentity: Bool {
-        for i in 0..<outputCount where counts[i] != 1 || starts[i] != i || weights[i * taps] != 1 { return false }
+        for i in 0..<outputCount where counts[i] != 1 || starts[i] != i || weights[offsets[i]] != 1 { return false }
         return true
     }
 }

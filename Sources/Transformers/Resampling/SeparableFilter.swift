@@ -47,7 +47,7 @@ struct SeparableFilter {
                     target.update(repeating: .zero, count: loadWidth)
                     for k in 0..<vertical.counts[r] {
                         codec.load(base + (vertical.starts[r] + k) * image.bytesPerRow, width: loadWidth, into: scratch)
-                        let w = vertical.weights[r * vertical.taps + k]
+                        let w = vertical.weights[vertical.offsets[r] + k]
                         for x in 0..<loadWidth { target[x] += scratch[x] * w }
                     }
                     for x in 0..<loadWidth { target[x] = clampToRange(target[x], top) }
@@ -109,13 +109,13 @@ struct SeparableFilter {
     /// ringing filter's overshoot is not carried into the vertical pass.
     @inline(__always)
     private func convolveRow(_ row: UnsafePointer<WorkingPixel>, offset: Int, into out: UnsafeMutablePointer<WorkingPixel>, maxValue: Float) {
-        let taps = horizontal.taps
         let top = WorkingPixel(repeating: maxValue)
         horizontal.weights.withUnsafeBufferPointer { weights in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 horizontal.counts.withUnsafeBufferPointer { counts in
+                    let offsets = horizontal.offsets
                     for x in 0..<horizontal.outputCount {
-                        let tapsOfX = weights.baseAddress! + x * taps
+                        let tapsOfX = weights.baseAddress! + offsets[x]
                         let first = row + (starts[x] - offset)
                         // Four independent sums hide the add latency of one long chain.
                         var s0 = WorkingPixel.zero, s1 = WorkingPixel.zero, s2 = WorkingPixel.zero, s3 = WorkingPixel.zero
@@ -147,7 +147,7 @@ struct SeparableFilter {
     ) {
         let count = vertical.counts[y]
         vertical.weights.withUnsafeBufferPointer { weights in
-            let w = weights.baseAddress! + y * vertical.taps
+            let w = weights.baseAddress! + vertical.offsets[y]
             var x = 0
             while x + 4 <= width {
                 var s0 = WorkingPixel.zero, s1 = WorkingPixel.zero, s2 = WorkingPixel.zero, s3 = WorkingPixel.zero
