@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CoderGIF", targets: ["CoderGIF"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
+        .library(name: "Transformers", targets: ["Transformers"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
     ],
     dependencies: [
@@ -83,10 +84,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
+        .target(name: "Transformers", dependencies: ["ImageKernel"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",
             dependencies: [
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CacheDisk", "CacheRedis",
+                "Transformers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -140,6 +143,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(
+            name: "TransformersTests",
+            dependencies: [
+                // AnimationReference: sha256Hex, the hash REFERENCE.tsv uses.
+                "TestData", "AnimationReference", "Transformers", "ImageKernel", "ImageKernelConformance", "CoderJPEG",
+            ],
+            exclude: ["Reference"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "imagekernelTests", dependencies: ["TestData", "imagekernel", "HTTPTestServer", "ImageKernel"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

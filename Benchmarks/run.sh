@@ -10,6 +10,8 @@
 #                   (Scripts/pillow_gif.py)
 #   bench-disk      CacheDisk store/read vs raw files
 #   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
+#   bench-resize    Transformers resize, blur and fill+round vs Pillow-SIMD and pyvips 8.18 in process
+#                   (Scripts/peers_resize.py), ours with every core and with one thread
 #   bench-heif      CoderHEIF decode/encode vs libheif called from C, stored-thumbnail decode vs full
 #   bench-http      LoaderHTTP vs `curl --parallel` against nginx on 127.0.0.1
 #   bench-coalesce  N = 1..1000 concurrent ImageManager loads of one 24 MP JPEG from nginx:

@@ -11,6 +11,7 @@ let package = Package(
         .executableTarget(name: "thumbnailer", dependencies: [
             .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "LoaderFile", package: "ImageKernel"),
             .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
+            .product(name: "Transformers", package: "ImageKernel"),
         ]),
         .executableTarget(name: "chapter-prefetcher", dependencies: [
             .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "LoaderFile", package: "ImageKernel"),

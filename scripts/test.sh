@@ -29,6 +29,7 @@ groups=(
   "--filter $webp_memory_test"
   "--filter CoderGIFTests"
   "--filter CacheDiskTests"
+  "--filter TransformersTests"
   "--filter CacheRedisTests"
   "--filter LoaderHTTPTests"
 )

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import ImageKernel
+import Transformers
 
-/// `imagekernel convert INPUT OUTPUT`: decode, optionally thumbnail, encode by the output extension.
+/// `imagekernel convert INPUT OUTPUT`: decode, optionally thumbnail and transform, encode by the
+/// output extension.
 /// Animations stay animated where the output format animates (GIF and WebP, either way); other
 /// formats get frame 0.
 struct ConvertCommand: AsyncParsableCommand {
@@ -15,12 +17,14 @@ struct ConvertCommand: AsyncParsableCommand {
     @Argument(help: "Output path; its extension picks the format (png, jpg, heic, avif, …).") var output: String
     @Option(help: "Lossy quality, 1–100.") var quality: Int = 90
     @Option(help: "Decode to a thumbnail that fits WxH.") var thumbnail: String?
+    @Option(help: "A transform spec, e.g. orient/resize:fill:300:200/round:12.") var transform: String?
     @Flag(help: "Progressive JPEG / interlaced PNG.") var progressive = false
     @Flag(help: "Lossless WebP.") var lossless = false
 
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1–100") }
         if let thumbnail, PixelSize(parsing: thumbnail) == nil { throw ValidationError("--thumbnail takes WxH") }
+        if let transform { _ = try TransformSpec.validated(transform) }
         guard ImageFormat(fileExtension: (output as NSString).pathExtension) != nil else {
             throw ValidationError("cannot tell the output format from '\(output)'")
         }
@@ -31,6 +35,7 @@ struct ConvertCommand: AsyncParsableCommand {
         let manager = try Plugins.manager()
         var context = ImageContext()
         context.thumbnailPixelSize = thumbnail.flatMap(PixelSize.init(parsing:))
+        context.transformer = try transform.map { try TransformSpec.validated($0) }
         context.storeCacheType = ImageCacheType.none
         do {
             let result = try await manager.image(for: Sources.url(for: input), options: .fromLoaderOnly, context: context)

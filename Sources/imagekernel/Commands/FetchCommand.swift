@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImageKernel
+import Transformers
 
 /// `imagekernel fetch SOURCE...`: `source cache_type width height bytes ms` per result.
 struct FetchCommand: AsyncParsableCommand {
@@ -17,7 +18,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Decode to a thumbnail that fits WxH.")
     var thumbnail: String?
 
-    @Option(help: "A transform spec (needs the Transformers target).")
+    @Option(help: "A transform spec, e.g. orient/resize:fill:300:200/round:12.")
     var transform: String?
 
     @Option(help: "Write each loaded image's bytes into this directory.")
@@ -27,7 +28,7 @@ struct FetchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let thumbnail, PixelSize(parsing: thumbnail) == nil { throw ValidationError("--thumbnail takes WxH, e.g. 256x256") }
-        if let transform { throw ValidationError("--transform '\(transform)': no transformers are linked into this build yet") }
+        if let transform { _ = try TransformSpec.validated(transform) }
     }
 
     func run() async throws {
@@ -36,6 +37,7 @@ struct FetchCommand: AsyncParsableCommand {
         let context: ImageContext = {
             var context = ImageContext()
             context.thumbnailPixelSize = thumbnail.flatMap(PixelSize.init(parsing:))
+            context.transformer = try? transform.map { try TransformSpec.validated($0) }
             return context
         }()
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }

@@ -1,0 +1,87 @@
+import ImageKernel
+
+/// Resizes with a separable filter (box, bilinear, Catmull-Rom bicubic or Lanczos-3) whose
+/// support widens when downscaling; straight alpha is resampled premultiplied, so transparent
+/// pixels leave no dark fringes. The pixel format, ICC profile and other metadata are kept.
+///
+/// Unless ``allowsEnlarging`` is set, no side grows: `fit` and `fill` keep the image's size when
+/// it is already smaller, and `stretch` clamps each side to the image's.
+public struct ResizeTransformer: ImageTransformer {
+    /// How the image meets the box.
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
+        /// Inside the box, aspect ratio kept; one side may be shorter than the box.
+        case fit
+        /// Covers the box, aspect ratio kept, then cropped to it by ``ResizeTransformer/gravity``.
+        case fill
+        /// Exactly the box; the aspect ratio may change.
+        case stretch
+    }
+
+    public let mode: Mode
+    public let width: Int
+    public let height: Int
+    public let filter: ResamplingFilter
+    /// Which part `fill` keeps.
+    public let gravity: Gravity
+    /// Whether the image may grow.
+    public let allowsEnlarging: Bool
+    /// At most this many threads (0: every core). Not part of the key: the output is the same.
+    public var threadLimit: Int
+
+    public init(
+        _ mode: Mode, width: Int, height: Int, filter: ResamplingFilter = .lanczos3, gravity: Gravity = .centre,
+        allowsEnlarging: Bool = false, threadLimit: Int = 0
+    ) {
+        self.mode = mode
+        self.width = width
+        self.height = height
+        self.filter = filter
+        self.gravity = gravity
+        self.allowsEnlarging = allowsEnlarging
+        self.threadLimit = threadLimit
+    }
+
+    /// `resize:MODE:W:H:FILTER`, then `:GRAVITY` for a `fill` that is not centred and `:enlarge`.
+    public var key: String {
+        var key = "resize:\(mode.rawValue):\(width):\(height):\(filter.rawValue)"
+        if mode == .fill && gravity != .centre { key += ":\(gravity.rawValue)" }
+        if allowsEnlarging { key += ":enlarge" }
+        return key
+    }
+
+    public func transform(_ image: Image) throws(ImageKernelError) -> Image {
+        try image.checkedForTransform(by: key)
+        try TransformLimits.check(width: width, height: height, what: "resize box")
+        let w = Double(image.width), h = Double(image.height)
+        let boxWidth = Double(width), boxHeight = Double(height)
+        var outWidth: Int, outHeight: Int
+        var source = (x: 0.0, y: 0.0, width: w, height: h)
+        switch mode {
+        case .fit, .fill:
+            var scale = mode == .fit ? min(boxWidth / w, boxHeight / h) : max(boxWidth / w, boxHeight / h)
+            if !allowsEnlarging { scale = min(1, scale) }
+            outWidth = min(width, max(1, Int((w * scale).rounded())))
+            outHeight = min(height, max(1, Int((h * scale).rounded())))
+            if mode == .fill {
+                if scale == 1 {
+                    // Nothing to resample: an exact crop.
+                    return try CropTransformer(.size(width: outWidth, height: outHeight, gravity: gravity)).transform(image)
+                }
+                source.width = min(w, Double(outWidth) / scale)
+                source.height = min(h, Double(outHeight) / scale)
+                source.x = (w - source.width) * gravity.anchor.x
+                source.y = (h - source.height) * gravity.anchor.y
+            }
+        case .stretch:
+            outWidth = allowsEnlarging ? width : min(width, image.width)
+            outHeight = allowsEnlarging ? height : min(height, image.height)
+        }
+        if outWidth == image.width && outHeight == image.height && source.width == w && source.height == h { return image }
+        try TransformLimits.check(width: outWidth, height: outHeight, what: "resized image")
+        let filter = SeparableFilter(
+            horizontal: FilterWeights(resampling: image.width, from: source.x, to: source.x + source.width, outputCount: outWidth, filter: self.filter),
+            vertical: FilterWeights(resampling: image.height, from: source.y, to: source.y + source.height, outputCount: outHeight, filter: self.filter),
+            threadLimit: threadLimit)
+        return try filter.apply(to: image, codec: WorkingRowCodec(image.pixelFormat), outputFormat: image.pixelFormat)
+    }
+}

@@ -1,0 +1,130 @@
+import ImageKernel
+
+/// Parses one step of a ``TransformSpec``; every problem becomes a ``TransformSpecError`` naming it.
+struct StepParser {
+    let index: Int
+    let text: String
+    let threadLimit: Int
+    private let name: String
+    private var arguments: [String]
+
+    init(index: Int, text: String, threadLimit: Int) {
+        self.index = index
+        self.text = text
+        self.threadLimit = threadLimit
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        name = parts[0].lowercased()
+        arguments = Array(parts.dropFirst())
+    }
+
+    private func failure(_ problem: TransformSpecError.Problem) -> TransformSpecError {
+        TransformSpecError(stepIndex: index, step: text, problem: problem)
+    }
+
+    mutating func transformer() throws(TransformSpecError) -> any ImageTransformer {
+        guard !text.isEmpty else { throw failure(.emptyStep) }
+        switch name {
+        case "resize": return try resize()
+        case "crop":
+            switch arguments.count {
+            case 2, 3:
+                let gravity = arguments.count == 3 ? try value(arguments[2], Gravity.init(name:), "a gravity") : .centre
+                return CropTransformer(.size(width: try side(arguments[0]), height: try side(arguments[1]), gravity: gravity))
+            case 4:
+                return CropTransformer(.rect(x: try offset(arguments[0]), y: try offset(arguments[1]), width: try side(arguments[2]), height: try side(arguments[3])))
+            default: throw failure(.wrongArgumentCount(expected: "W:H[:gravity] or X:Y:W:H", got: arguments.count))
+            }
+        case "rotate":
+            try expectArguments(1...2, "DEG[:RRGGBBAA]")
+            let degrees = try number(arguments[0], in: -1e6...1e6)
+            return RotateTransformer(degrees: degrees, background: arguments.count == 2 ? try color(arguments[1]) : .transparent)
+        case "flip":
+            try expectArguments(1...1, "h or v")
+            let axis = try value(arguments[0], { (["h": .horizontal, "horizontal": .horizontal, "v": .vertical, "vertical": .vertical] as [String: FlipTransformer.Axis])[$0.lowercased()] }, "h or v")
+            return FlipTransformer(axis)
+        case "orient":
+            try expectArguments(0...0, "no arguments")
+            return OrientTransformer()
+        case "round":
+            try expectArguments(1...1, "a radius R")
+            return RoundCornersTransformer(.corners(radius: try integer(arguments[0], in: 0...TransformLimits.maxSide)))
+        case "circle":
+            try expectArguments(0...0, "no arguments")
+            return RoundCornersTransformer(.circle)
+        case "blur":
+            try expectArguments(1...1, "SIGMA")
+            return GaussianBlurTransformer(sigma: try sigma(arguments[0]), threadLimit: threadLimit)
+        case "sharpen":
+            try expectArguments(1...2, "SIGMA[:AMOUNT]")
+            let amount = arguments.count == 2 ? try number(arguments[1], in: 0...100) : 1
+            return SharpenTransformer(sigma: try sigma(arguments[0]), amount: amount, threadLimit: threadLimit)
+        case "tint":
+            try expectArguments(1...1, "RRGGBBAA")
+            return TintTransformer(try color(arguments[0]))
+        case "gray", "grey", "grayscale", "greyscale":
+            try expectArguments(0...0, "no arguments")
+            return GrayscaleTransformer()
+        default:
+            throw failure(.unknownStep(name))
+        }
+    }
+
+    private func resize() throws(TransformSpecError) -> ResizeTransformer {
+        guard arguments.count >= 3, arguments.count <= 6 else {
+            throw failure(.wrongArgumentCount(expected: "fit|fill|stretch:W:H[:filter][:gravity][:enlarge]", got: arguments.count))
+        }
+        let mode = try value(arguments[0], { ResizeTransformer.Mode(rawValue: $0.lowercased()) }, "fit, fill or stretch")
+        let width = try side(arguments[1]), height = try side(arguments[2])
+        var filter: ResamplingFilter?, gravity: Gravity?, enlarge = false
+        for option in arguments.dropFirst(3) {
+            if let f = ResamplingFilter(name: option), filter == nil {
+                filter = f
+            } else if mode == .fill, let g = Gravity(name: option), gravity == nil {
+                gravity = g
+            } else if option.lowercased() == "enlarge", !enlarge {
+                enlarge = true
+            } else {
+                let expected = mode == .fill ? "a filter, a gravity or enlarge (each at most once)" : "a filter or enlarge (each at most once)"
+                throw failure(.unknownValue(option, expected: expected))
+            }
+        }
+        return ResizeTransformer(
+            mode, width: width, height: height, filter: filter ?? .lanczos3, gravity: gravity ?? .centre, allowsEnlarging: enlarge,
+            threadLimit: threadLimit)
+    }
+
+    private func expectArguments(_ allowed: ClosedRange<Int>, _ expected: String) throws(TransformSpecError) {
+        guard allowed.contains(arguments.count) else { throw failure(.wrongArgumentCount(expected: expected, got: arguments.count)) }
+    }
+
+    private func value<T>(_ text: String, _ parse: (String) -> T?, _ expected: String) throws(TransformSpecError) -> T {
+        guard let parsed = parse(text) else { throw failure(.unknownValue(text, expected: expected)) }
+        return parsed
+    }
+
+    private func integer(_ text: String, in range: ClosedRange<Int>) throws(TransformSpecError) -> Int {
+        guard !text.isEmpty, text.allSatisfy(\.isASCII), let value = Int(text) else { throw failure(.notANumber(text)) }
+        guard range.contains(value) else { throw failure(.outOfRange(text, allowed: "\(range.lowerBound)…\(range.upperBound)")) }
+        return value
+    }
+
+    private func side(_ text: String) throws(TransformSpecError) -> Int { try integer(text, in: 1...TransformLimits.maxSide) }
+    private func offset(_ text: String) throws(TransformSpecError) -> Int { try integer(text, in: 0...TransformLimits.maxSide) }
+
+    private func number(_ text: String, in range: ClosedRange<Double>) throws(TransformSpecError) -> Double {
+        guard let value = Double(text), value.isFinite else { throw failure(.notANumber(text)) }
+        guard range.contains(value) else { throw failure(.outOfRange(text, allowed: "\(SpecNumber.format(range.lowerBound))…\(SpecNumber.format(range.upperBound))")) }
+        return value
+    }
+
+    private func sigma(_ text: String) throws(TransformSpecError) -> Double {
+        let value = try number(text, in: 0...GaussianBlurTransformer.maxSigma)
+        guard value > 0 else { throw failure(.outOfRange(text, allowed: "more than 0, at most \(SpecNumber.format(GaussianBlurTransformer.maxSigma))")) }
+        return value
+    }
+
+    private func color(_ text: String) throws(TransformSpecError) -> RGBAColor {
+        guard let color = RGBAColor(hex: text) else { throw failure(.invalidColor(text)) }
+        return color
+    }
+}

@@ -1,0 +1,49 @@
+import ImageKernel
+
+/// A chain of transformers named in text, imgproxy-like: steps separated by `/`, each
+/// `name:arg:arg…`, e.g. `orient/resize:fill:300:200/round:12`.
+///
+/// | step | arguments |
+/// |---|---|
+/// | `resize` | `fit`, `fill` or `stretch`, `W`, `H`, then optionally a filter (`box`/`area`, `bilinear`, `bicubic`, `lanczos3`), a gravity (`fill` only) and `enlarge` |
+/// | `crop` | `W:H[:gravity]` or `X:Y:W:H` |
+/// | `rotate` | `DEG[:RRGGBBAA]` (clockwise; the colour fills the corners of angles that are not multiples of 90) |
+/// | `flip` | `h` or `v` |
+/// | `orient`, `circle`, `gray` | none |
+/// | `round` | `R` (corner radius in pixels) |
+/// | `blur`, `sharpen` | `SIGMA` in pixels (`sharpen` takes an optional amount) |
+/// | `tint` | `RRGGBBAA` |
+///
+/// The ``key`` is the normalised spec: names and values in one spelling, defaults written out
+/// (`resize:fit:300:200` → `resize:fit:300:200:lanczos3`), so equal chains share cache entries and
+/// parsing a key gives the same key back. A bad spec throws a ``TransformSpecError`` naming the step.
+public struct TransformSpec: ImageTransformer {
+    /// The steps, in order.
+    public let steps: [any ImageTransformer]
+
+    /// A chain of the given transformers.
+    public init(steps: [any ImageTransformer]) { self.steps = steps }
+
+    /// Parses `text`; `threadLimit` caps the threads of the resampling steps (0: every core).
+    public init(parsing text: String, threadLimit: Int = 0) throws(TransformSpecError) {
+        var trimmed = Substring(text)
+        while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
+        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
+        guard !trimmed.isEmpty else { throw TransformSpecError(stepIndex: 0, step: "", problem: .emptySpec) }
+        var steps: [any ImageTransformer] = []
+        for (index, step) in trimmed.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
+            var parser = StepParser(index: index + 1, text: String(step), threadLimit: threadLimit)
+            steps.append(try parser.transformer())
+        }
+        self.steps = steps
+    }
+
+    /// The normalised spec: the steps' keys joined by `/`.
+    public var key: String { steps.map(\.key).joined(separator: "/") }
+
+    public func transform(_ image: Image) throws(ImageKernelError) -> Image {
+        var current = image
+        for step in steps { current = try step.transform(current) }
+        return current
+    }
+}

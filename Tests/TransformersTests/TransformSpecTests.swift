@@ -1,0 +1,102 @@
+import ImageKernel
+import Testing
+import Transformers
+
+@Suite("TransformSpec")
+struct TransformSpecTests {
+    static let normalised: [(String, String)] = [
+        ("resize:fit:300:200", "resize:fit:300:200:lanczos3"),
+        ("RESIZE:Fill:300:200:Area:North", "resize:fill:300:200:box:north"),
+        ("resize:fill:300:200:ce", "resize:fill:300:200:lanczos3"),
+        ("resize:stretch:30:20:enlarge:bilinear", "resize:stretch:30:20:bilinear:enlarge"),
+        ("crop:10:20", "crop:10:20:centre"),
+        ("crop:10:20:noea", "crop:10:20:northeast"),
+        ("crop:1:2:10:20", "crop:1:2:10:20"),
+        ("rotate:-90", "rotate:270"),
+        ("rotate:450", "rotate:90"),
+        ("rotate:45:FFFFFF", "rotate:45:ffffffff"),
+        ("rotate:22.50", "rotate:22.5:00000000"),
+        ("flip:horizontal", "flip:h"),
+        ("flip:V", "flip:v"),
+        ("orient", "orient"),
+        ("round:12", "round:12"),
+        ("circle", "circle"),
+        ("blur:2.50", "blur:2.5"),
+        ("blur:10.0", "blur:10"),
+        ("sharpen:1:1", "sharpen:1"),
+        ("sharpen:1:0.5", "sharpen:1:0.5"),
+        ("tint:FF000080", "tint:ff000080"),
+        ("tint:#ff0000", "tint:ff0000ff"),
+        ("grayscale", "gray"),
+        (" orient/resize:fill:300:200/round:12 ", "orient/resize:fill:300:200:lanczos3/round:12"),
+    ]
+
+    @Test(arguments: normalised)
+    func specsNormaliseAndTheKeyParsesToItself(_ pair: (String, String)) throws {
+        let spec = try TransformSpec(parsing: pair.0)
+        #expect(spec.key == pair.1)
+        #expect(try TransformSpec(parsing: spec.key).key == spec.key)
+    }
+
+    @Test func equalChainsShareOneCacheKeySuffix() throws {
+        let a = try TransformSpec(parsing: "orient/resize:fill:300:200/round:12")
+        let b = try TransformSpec(parsing: "ORIENT/resize:fill:300:200:lanczos:center/round:12")
+        #expect(a.key == b.key)
+        #expect(CacheKey.transformed("u", transformerKey: a.key) == CacheKey.transformed("u", transformerKey: b.key))
+    }
+
+    static let malformed: [(String, Int, TransformSpecError.Problem)] = [
+        ("", 0, .emptySpec),
+        ("   ", 0, .emptySpec),
+        ("orient//gray", 2, .emptyStep),
+        ("orient/", 2, .emptyStep),
+        ("zoom:2", 1, .unknownStep("zoom")),
+        ("resize:fit:300", 1, .wrongArgumentCount(expected: "fit|fill|stretch:W:H[:filter][:gravity][:enlarge]", got: 2)),
+        ("resize:squash:300:200", 1, .unknownValue("squash", expected: "fit, fill or stretch")),
+        ("resize:fit:abc:200", 1, .notANumber("abc")),
+        ("resize:fit:0:200", 1, .outOfRange("0", allowed: "1…65536")),
+        ("resize:fit:99999999:200", 1, .outOfRange("99999999", allowed: "1…65536")),
+        ("resize:fit:-5:200", 1, .outOfRange("-5", allowed: "1…65536")),
+        ("resize:fit:300:200:nearest", 1, .unknownValue("nearest", expected: "a filter or enlarge (each at most once)")),
+        ("resize:fit:300:200:north", 1, .unknownValue("north", expected: "a filter or enlarge (each at most once)")),
+        ("resize:fill:300:200:box:box", 1, .unknownValue("box", expected: "a filter, a gravity or enlarge (each at most once)")),
+        ("orient/crop:10", 2, .wrongArgumentCount(expected: "W:H[:gravity] or X:Y:W:H", got: 1)),
+        ("crop:10:10:middle", 1, .unknownValue("middle", expected: "a gravity")),
+        ("crop:-1:0:5:5", 1, .outOfRange("-1", allowed: "0…65536")),
+        ("rotate", 1, .wrongArgumentCount(expected: "DEG[:RRGGBBAA]", got: 0)),
+        ("rotate:nan", 1, .notANumber("nan")),
+        ("rotate:inf", 1, .notANumber("inf")),
+        ("rotate:45:red", 1, .invalidColor("red")),
+        ("flip:x", 1, .unknownValue("x", expected: "h or v")),
+        ("orient:1", 1, .wrongArgumentCount(expected: "no arguments", got: 1)),
+        ("round:1.5", 1, .notANumber("1.5")),
+        ("round:", 1, .notANumber("")),
+        ("circle:3", 1, .wrongArgumentCount(expected: "no arguments", got: 1)),
+        ("blur:0", 1, .outOfRange("0", allowed: "more than 0, at most 100")),
+        ("blur:-2", 1, .outOfRange("-2", allowed: "0…100")),
+        ("blur:500", 1, .outOfRange("500", allowed: "0…100")),
+        ("gray/sharpen", 2, .wrongArgumentCount(expected: "SIGMA[:AMOUNT]", got: 0)),
+        ("tint:12345", 1, .invalidColor("12345")),
+        ("tint:gggggggg", 1, .invalidColor("gggggggg")),
+    ]
+
+    @Test(arguments: malformed)
+    func malformedSpecsGiveATypedErrorNamingTheStep(_ entry: (String, Int, TransformSpecError.Problem)) {
+        do {
+            let spec = try TransformSpec(parsing: entry.0)
+            Issue.record("'\(entry.0)' parsed as '\(spec.key)'")
+        } catch {
+            #expect(error.stepIndex == entry.1)
+            #expect(error.problem == entry.2)
+            #expect(entry.1 == 0 || error.description.contains("step \(entry.1)"))
+            #expect(error.kernelError.stage == .transform && error.kernelError.code == .invalidArgument)
+        }
+    }
+
+    @Test func aParsedChainRunsItsStepsInOrder() throws {
+        let image = try noiseImage(width: 40, height: 20, format: .rgb8)
+        let out = try TransformSpec(parsing: "crop:0:0:30:20/rotate:90/resize:fit:10:10:box").transform(image)
+        #expect(out.width == 7 && out.height == 10)
+        #expect(out.pixelFormat == .rgb8)
+    }
+}

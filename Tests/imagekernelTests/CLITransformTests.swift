@@ -1,0 +1,46 @@
+import Foundation
+import TestData
+import Testing
+
+@Suite("imagekernel --transform and bench resize")
+struct CLITransformTests {
+    @Test func convertAppliesATransformChain() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-transform-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = TestData.url("exif-orientation/pillow/hopper_orientation_6.jpg").path
+        let png = dir.appendingPathComponent("out.png").path
+        let output = try CLI.run(["convert", "--transform", "orient/resize:fill:40:30/round:6", source, png])
+        #expect(output.status == 0, "\(output.stderr)")
+        let info = try #require(try CLI.run(["info", png]).lines.dropFirst().first)
+        #expect(Array(info[1...5]) == ["png", "40", "30", "rgba8", "1"])
+    }
+
+    @Test func fetchAppliesATransformAndReportsTheTransformedSize() throws {
+        let source = TestData.url("exif-orientation/recurser/Landscape_6.jpg").path
+        let output = try CLI.run(["fetch", "--transform", "orient/resize:fit:90:90", source])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.lines.first == ["source", "cache_type", "width", "height", "bytes", "ms"])
+        let line = try #require(output.lines.dropFirst().first)
+        #expect(line[2] == "90" && line[3] == "60")
+    }
+
+    @Test func aBadSpecIsRejectedNamingTheStep() throws {
+        for command in [["fetch", "x.png"], ["convert", "x.png", "y.png"]] {
+            let output = try CLI.run(command + ["--transform", "orient/resize:fit:0:10"])
+            #expect(output.status != 0)
+            #expect(output.stderr.contains("step 2"), "\(output.stderr)")
+        }
+    }
+
+    @Test func benchResizePrintsMedianMinMax() throws {
+        let file = TestData.url("exif-orientation/pillow/hopper_orientation_3.jpg").path
+        for extra in [["--size", "50x50", "--filter", "bilinear"], ["--transform", "blur:1.5", "--threads", "1"]] {
+            let output = try CLI.run(["bench", "resize", file, "--iterations", "2"] + extra)
+            #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+            #expect(output.lines.first == ["file", "operation", "iterations", "median_ms", "min_ms", "max_ms"])
+            let row = try #require(output.lines.dropFirst().first)
+            #expect(row[1] == "resize" && Double(row[3]) != nil)
+        }
+    }
+}
