@@ -30,6 +30,7 @@ let package = Package(
         fuzzTarget("fuzz-sniff", []),
         fuzzTarget("fuzz-disk-entry", ["CacheDisk"]),
         fuzzTarget("fuzz-http-response", ["LoaderHTTP"]),
+        fuzzTarget("fuzz-transform-spec", ["Transformers"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -63,18 +63,25 @@ open(sys.argv[2] + '/validators', 'wb').write(entry(b'"abc"', b'Tue, 24 Nov 2026
 open(sys.argv[2] + '/raw', 'wb').write(payload)
 PY
       ;;
+    fuzz-transform-spec)
+      printf 'orient/resize:fill:300:200/round:12' > "$dir/chain"
+      printf 'resize:fit:64:48:lanczos3/blur:2/sharpen:1/gray' > "$dir/effects"
+      printf 'crop:10:10:4:4/rotate:33:ff000080/flip:h/tint:00ff0040/circle' > "$dir/geometry"
+      ;;
   esac
 }
 
 dictionary() {
   case $1 in
     fuzz-png) echo png ;; fuzz-jpeg) echo jpeg ;; fuzz-heif) echo heif ;; fuzz-webp) echo webp ;;
-    fuzz-gif) echo gif ;; fuzz-http-response) echo http ;; fuzz-disk-entry) echo disk-entry ;; *) echo "" ;;
+    fuzz-gif) echo gif ;; fuzz-http-response) echo http ;; fuzz-disk-entry) echo disk-entry ;;
+    fuzz-transform-spec) echo transform-spec ;; *) echo "" ;;
   esac
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-sniff fuzz-disk-entry fuzz-http-response)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-sniff fuzz-disk-entry fuzz-http-response
+  fuzz-transform-spec)
 status=0
 results=()
 for target in "${targets[@]}"; do

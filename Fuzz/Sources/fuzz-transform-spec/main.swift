@@ -1,0 +1,28 @@
+import Foundation
+import FuzzSupport
+import ImageKernel
+import Transformers
+
+/// The transform-spec parser: any text either parses or gives a typed error. A spec that parses
+/// has a normalised key that parses again to the same key, and is applied to a small image
+/// when its numbers are small.
+let sample = Image(width: 9, height: 7, pixelFormat: .rgba8, pixels: [UInt8](repeating: 0x80, count: 9 * 7 * 4))
+
+func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    let text = String(decoding: fuzzInput(start, count), as: UTF8.self)
+    guard let spec = try? TransformSpec(parsing: text, threadLimit: 1) else { return 0 }
+    let key = spec.key
+    guard let again = try? TransformSpec(parsing: key, threadLimit: 1) else {
+        preconditionFailure("the normalised key '\(key)' of '\(text)' does not parse")
+    }
+    precondition(again.key == key, "normalising '\(key)' gave '\(again.key)'")
+    // Only specs whose numbers are small are applied: the fuzzer looks for crashes, not for the
+    // time a legitimate 16000x16000 resize takes.
+    let numbers = text.split { !$0.isNumber }.map { Int($0) ?? .max }
+    if numbers.allSatisfy({ $0 <= 512 }), let image = try? spec.transform(sample) {
+        DecodeHarness.touch(image)
+    }
+    return 0
+}
+
+runFuzzer { fuzz($0, $1) }
