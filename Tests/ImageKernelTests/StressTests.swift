@@ -132,4 +132,59 @@ struct StressTests {
         #expect(loader.requestCount < total / 4, "callers shared loads: \(loader.requestCount) loads for \(total) callers")
         #expect(coder.decodeCount.value <= loader.requestCount * 2, "at most one decode per variant per load")
     }
+
+    /// The storm with retries on: every load fails transiently twice before it succeeds, so
+    /// cancellations land in loads and in backoffs alike, and shared work retries for its callers.
+    @Test func tenThousandCancellableLoadsWithRetriesCompleteExactlyOnce() async throws {
+        let loader = FlakyLoader(period: 3, delay: .microseconds(300))
+        let manager = makeManager(flaky: loader, retryPolicy: quickRetries)
+        let total = 10_000
+        let completions = Locked<[Int]>(Array(repeating: 0, count: total))
+        let cancelReturned = Locked<[Bool]>(Array(repeating: false, count: total))
+        let imageAfterCancel = Locked(0)
+        let cancelled = Locked(0)
+        let succeeded = Locked(0)
+        let operations = Locked<[ImageOperation?]>(Array(repeating: nil, count: total))
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for i in 0..<total {
+                    let options: ImageOptions = i % 2 == 0 ? .fromLoaderOnly : []
+                    let op = manager.loadImage(with: flakyURL("r\(i % 40)"), options: options) { result in
+                        completions.withLock { $0[i] += 1 }
+                        switch result {
+                        case .success:
+                            succeeded.withLock { $0 += 1 }
+                            if cancelReturned.withLock({ $0[i] }) { imageAfterCancel.withLock { $0 += 1 } }
+                        case .failure(let error):
+                            if error.code == .cancelled { cancelled.withLock { $0 += 1 } }
+                        }
+                    }
+                    operations.withLock { $0[i] = op }
+                    if i % 64 == 0 { await Task.yield() }
+                }
+            }
+            for worker in 0..<3 {
+                group.addTask {
+                    var generator = SystemRandomNumberGenerator()
+                    for _ in 0..<2_000 {
+                        let i = Int.random(in: 0..<total, using: &generator)
+                        if let op = operations.withLock({ $0[i] }) {
+                            op.cancel()
+                            cancelReturned.withLock { $0[i] = true }
+                        }
+                        if worker == 0 { await Task.yield() }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(await eventually(.seconds(120)) { completions.withLock { $0.allSatisfy { $0 >= 1 } } })
+        #expect(await eventually(.seconds(30)) { manager.runningCount == 0 }, "nothing left running")
+        let counts = completions.withLock { $0 }
+        #expect(counts.allSatisfy { $0 == 1 }, "every completion exactly once: \(counts.filter { $0 != 1 }.count) off")
+        #expect(imageAfterCancel.value == 0, "no image after cancel")
+        #expect(cancelled.value > 0, "some loads were really cancelled")
+        #expect(succeeded.value > 0, "some loads succeeded after retrying")
+    }
 }

@@ -32,14 +32,18 @@ public final class ImageManager: Sendable {
         public var logger: Logger?
         /// Count through swift-metrics; nil (the default) counts nothing and costs nothing.
         public var metrics: ImageMetrics?
+        /// How loads retry transient failures unless their context says otherwise; default
+        /// ``RetryPolicy/none``.
+        public var retryPolicy: RetryPolicy
 
         public init(
             cache: any ImageCache = MemoryCache(), loaders: LoaderRegistry = LoaderRegistry(),
             coders: CoderRegistry = CoderRegistry(), cacheKeyFilter: any CacheKeyFilter = AbsoluteURLCacheKeyFilter(),
             transformer: (any ImageTransformer)? = nil, delegate: (any ImageManagerDelegate)? = nil,
             pixelLimit: Int = DecodeOptions.defaultPixelLimit, encodeOptions: EncodeOptions = EncodeOptions(),
-            logger: Logger? = nil, metrics: ImageMetrics? = nil
+            logger: Logger? = nil, metrics: ImageMetrics? = nil, retryPolicy: RetryPolicy = .none
         ) {
+            self.retryPolicy = retryPolicy
             self.cache = cache
             self.loaders = loaders
             self.coders = coders
