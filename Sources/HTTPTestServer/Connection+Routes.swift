@@ -15,6 +15,13 @@ extension Connection {
             // 1xx, 204 and 304 never carry a body.
             if status < 200 || status == 204 || status == 304 { return socket.send(head(status, extra)) ? .keepAlive : .close }
             return respond(status, headers: [("Content-Type", "text/plain")] + extra, body: Data("status \(status)\n".utf8))
+        case "flaky" where parts.count == 3:
+            // /flaky/<n>/<name>?status=429&Retry-After=1: the first n requests get the status (other
+            // query items become headers), later ones the file.
+            guard server.requestCount(path: request.path) <= Int(parts[1]) ?? 0 else { return serveFile(parts[2], request) }
+            let status = request.query["status"].flatMap(Int.init) ?? 503
+            let extra = request.query.filter { $0.key != "status" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            return respond(status, headers: [("Content-Type", "text/plain")] + extra, body: Data("status \(status)\n".utf8))
         case "redirect" where parts.count >= 3: return redirectChain(parts)
         case "loop" where parts.count == 2:
             return respond(302, headers: [("Location", parts[1] == "a" ? "/loop/b" : "/loop/a")])

@@ -14,6 +14,8 @@ import ImageKernel
 /// - `/gate/<gate>/<name>` — waits until ``openGate(_:)`` opens `<gate>`, then serves the file.
 /// - `/status/<code>` — answers that status with a short text body; query items become response
 ///   headers (`/status/429?Retry-After=7`).
+/// - `/flaky/<n>/<name>` — the first `n` requests get `?status=` (default 503), with the other
+///   query items as headers (`?status=429&Retry-After=1`); later requests get the file.
 /// - `/redirect/<n>/<rest>` — 302 to `/redirect/<n-1>/<rest>`, and from 0 to `/<rest>`.
 /// - `/loop/a`, `/loop/b` — redirect to each other forever.
 /// - `/redirect-to?url=<absolute>` — 302 to any URL.
