@@ -16,7 +16,7 @@ extension DriverLoop {
     }
 
     private var status: HTTPLoader.Status {
-        HTTPLoader.Status(queuedTransfers: queue.count, runningTransfers: running.count, tokens: transferOfToken.count)
+        HTTPLoader.Status(queuedTransfers: queue.count + hosts.parkedCount, runningTransfers: running.count, tokens: transferOfToken.count)
     }
 
     /// Joins the caller to an equal transfer in flight, or queues a new one.
@@ -61,7 +61,7 @@ extension DriverLoop {
             return
         }
         switch transfer.phase {
-        case .queued: queue.remove(transfer)
+        case .queued: if !queue.remove(transfer) { _ = hosts.unpark(transfer) }
         case .running: stop(transfer)
         case .finished: break
         }
@@ -69,7 +69,7 @@ extension DriverLoop {
     }
 
     func cancelEverything(_ error: ImageKernelError) {
-        let queued = queue.removeAll()
+        let queued = queue.removeAll() + hosts.removeAllParked()
         let active = Array(running.values)
         for transfer in active { stop(transfer) }
         for transfer in queued + active { finish(transfer, .failure(error)) }

@@ -10,6 +10,10 @@ final class Transfer {
 
     let spec: TransferSpec
     let configuration: HTTPLoader.Configuration
+    /// The host whose limits this transfer counts against.
+    let hostKey: HostLimits.Key
+    /// When the transfer was last handed to curl, to tell refusals of old requests from new ones.
+    var startedAt: ContinuousClock.Instant = .now
     var phase: Phase = .queued
     private(set) var tokens: [LoadToken] = []
     /// The highest priority among the callers that joined.
@@ -35,6 +39,7 @@ final class Transfer {
     init(spec: TransferSpec, configuration: HTTPLoader.Configuration, buffers: BufferPool) {
         self.spec = spec
         self.configuration = configuration
+        self.hostKey = HostLimits.key(for: spec.url)
         self.body = BodyBuffer(pool: buffers)
     }
 
