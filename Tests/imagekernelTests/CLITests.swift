@@ -79,7 +79,7 @@ struct CLITests {
         try "# comment\n/nonexistent/a.png\n\n/nonexistent/b.png\n".write(to: list, atomically: true, encoding: .utf8)
         let output = try CLI.run(["prefetch", "--from", list.path])
         #expect(output.status == 0)
-        #expect(output.lines.first == ["finished", "skipped", "seconds", "images_per_second"])
+        #expect(output.lines.first == ["finished", "skipped", "seconds", "images_per_second", "retried", "failed"])
         let summary = try #require(output.lines.dropFirst().first)
         #expect(Array(summary.prefix(2)) == ["2", "2"])
         #expect(Double(summary[2]) != nil && Double(summary[3]) != nil)

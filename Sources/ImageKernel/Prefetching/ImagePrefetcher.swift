@@ -123,6 +123,23 @@ public final class ImagePrefetcher: Sendable {
         }
     }
 
+    /// ``events(for:options:context:)`` for a streamed sequence (see
+    /// ``prefetch(contentsOf:total:options:context:progress:completion:)``).
+    public func events<URLs: Sequence & Sendable>(
+        contentsOf urls: URLs, total: Int = -1, options: ImageOptions = [], context: ImageContext = ImageContext()
+    ) -> AsyncStream<PrefetchEvent> where URLs.Element == URL? {
+        AsyncStream { continuation in
+            let token = prefetch(
+                contentsOf: urls, total: total, options: options, context: context,
+                progress: { continuation.yield(.progress($0)) },
+                completion: { finished, skipped in
+                    continuation.yield(.completed(finished: finished, skipped: skipped))
+                    continuation.finish()
+                })
+            continuation.onTermination = { _ in token.cancel() }
+        }
+    }
+
     /// The tokens of the prefetch calls still running (neither completed nor cancelled), oldest
     /// first: SDWebImagePrefetcher's running tokens.
     public var runningTokens: [PrefetchToken] {
