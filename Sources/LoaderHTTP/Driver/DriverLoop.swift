@@ -118,7 +118,7 @@ final class DriverLoop {
             timeout = min(timeout, milliseconds(oldest + configuration.timeout - now))
         }
         // A host waiting for its pace wakes the loop when it may start again.
-        if running.count < maxRunning, let paced = hosts.nextPacedStart(after: now) {
+        if running.count < maxRunning, let paced = hosts.nextPacedStart() {
             timeout = min(timeout, milliseconds(paced - now))
         }
         return Int32(clamping: timeout)

@@ -102,12 +102,13 @@ struct HostLimits {
         store(host, key)
     }
 
-    /// The earliest time a parked transfer waits for its host's pace, if any.
-    func nextPacedStart(after now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    /// The earliest time a parked transfer waits for its host's pace, if any (it may be past:
+    /// the driver then polls for the shortest time and starts it on its next turn).
+    func nextPacedStart() -> ContinuousClock.Instant? {
         guard adaptive, parkedCount > 0 else { return nil }
         return waitingHosts.compactMap { key -> ContinuousClock.Instant? in
             guard let host = hosts[key], host.running < perHost else { return nil }
-            return host.pacer.nextStartTime(after: now)
+            return host.pacer.nextStartTime
         }.min()
     }
 
