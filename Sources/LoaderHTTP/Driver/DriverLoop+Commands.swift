@@ -25,9 +25,8 @@ extension DriverLoop {
         if let transfer = joinable[spec] {
             let before = transfer.add(token)
             transferOfToken[token.id] = transfer
-            if transfer.phase == .queued {
-                queue.move(transfer, from: before, to: transfer.priority)
-            } else if !transfer.body.isEmpty {
+            if transfer.phase == .queued { queue.move(transfer, from: before, to: transfer.priority) }
+            if !transfer.body.isEmpty {  // running, or queued to resume a cut body
                 // A late joiner gets everything received so far as its first chunk.
                 token.report(LoadProgress(
                     received: Int64(transfer.body.count), expected: transfer.expected,

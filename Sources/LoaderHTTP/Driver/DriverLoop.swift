@@ -95,6 +95,10 @@ final class DriverLoop {
             guard let handle = easy, let transfer = running[handle] else { continue }
             let outcome = transfer.outcome(for: code)
             stop(transfer)
+            if case .failure(let error) = outcome, transfer.prepareResume(after: error) {
+                queue.push(transfer, priority: transfer.priority)
+                continue
+            }
             finish(transfer, outcome)
         }
     }
@@ -105,7 +109,12 @@ final class DriverLoop {
         let expired = running.values.filter { now - $0.lastActivity >= configuration.timeout }
         for transfer in expired {
             stop(transfer)
-            finish(transfer, .failure(.http(.timeout, "no data for \(configuration.timeout) from \(transfer.spec.url.absoluteString)")))
+            let error = ImageKernelError.http(.timeout, "no data for \(configuration.timeout) from \(transfer.spec.url.absoluteString)")
+            if transfer.prepareResume(after: error) {
+                queue.push(transfer, priority: transfer.priority)
+                continue
+            }
+            finish(transfer, .failure(error))
         }
     }
 

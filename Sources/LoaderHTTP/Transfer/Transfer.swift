@@ -35,6 +35,13 @@ final class Transfer {
     var abortError: ImageKernelError?
     /// When the last byte arrived (or the transfer started), for the idle timeout.
     var lastActivity: ContinuousClock.Instant = .now
+    /// While resuming a cut body: the bytes held and the validator sent in `If-Range`.
+    var resume: (offset: Int, validator: String)?
+    var resumes = 0
+    /// The head of the first response, which a 206 continues (the result reports it).
+    var firstResponse: HTTPResponse?
+    /// The most bytes reported, so progress never goes back when a body starts over.
+    private var reported: Int64 = 0
 
     init(spec: TransferSpec, configuration: HTTPLoader.Configuration, buffers: BufferPool) {
         self.spec = spec
@@ -90,6 +97,8 @@ final class Transfer {
     /// Reports progress (and, to callers that asked, the new chunk) to every caller.
     func reportProgress(chunk: Data?) {
         let received = Int64(body.count)
+        guard received > reported else { return }
+        reported = received
         for token in tokens {
             token.report(LoadProgress(received: received, expected: expected, chunk: token.wantsChunks ? chunk : nil))
         }
