@@ -40,9 +40,7 @@ struct RetryAfterTests {
     @Test func managerRetriesA429AfterRetryAfterAndDeliversTheFile() async throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
-        let manager = ImageManager(configuration: .init(
-            loaders: LoaderRegistry([fixture.loader]), coders: CoderRegistry(),
-            retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1), deadline: nil)))
+        let manager = retryingManager(fixture, attempts: 3)
         let delays = Locked<[Duration]>([])
         let result = try await manager.image(for: fixture.server.url("/flaky/1/png?status=429&Retry-After=1"), options: .avoidDecode) { event in
             if case .retrying(_, let delay, _) = event { delays.withLock { $0.append(delay) } }
@@ -56,13 +54,18 @@ struct RetryAfterTests {
     @Test func permanent404IsNotRetried() async throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
-        let manager = ImageManager(configuration: .init(
-            loaders: LoaderRegistry([fixture.loader]), coders: CoderRegistry(),
-            retryPolicy: RetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1), deadline: nil)))
+        let manager = retryingManager(fixture, attempts: 5)
         await #expect(throws: ImageKernelError.self) {
             try await manager.image(for: fixture.server.url("/status/404"), options: .avoidDecode)
         }
         #expect(fixture.server.requestCount(path: "/status/404") == 1)
+    }
+
+    /// A manager over the fixture's loader that retries at once (1 ms backoff) unless told to wait.
+    private func retryingManager(_ fixture: Fixture, attempts: Int) -> ImageManager {
+        ImageManager(configuration: .init(
+            loaders: LoaderRegistry([fixture.loader]), coders: CoderRegistry(),
+            retryPolicy: RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1), deadline: nil)))
     }
 
     private func httpDate(_ date: Date) -> String {

@@ -116,17 +116,8 @@ struct PrefetchCLITests {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = try list((0..<5).map { server.url("/files/\($0).png?delay=150").absoluteString }, in: dir)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(CLI.binary.path) prefetch --concurrency 1 --cache-dir \(dir.path) --from \(file.path)", "/dev/null"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try CLI.runOnTerminal("\(CLI.binary.path) prefetch --concurrency 1 --cache-dir \(dir.path) --from \(file.path)")
+        #expect(status == 0, "\(text)")
         #expect(text.contains("/s") && text.contains("ETA "), "rate and time left are shown: \(text.debugDescription)")
         #expect(text.contains("retried\tfailed"))
     }
