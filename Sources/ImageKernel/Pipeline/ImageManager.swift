@@ -10,6 +10,10 @@ import Logging
 /// the original, and decode once per variant. Each caller keeps its own events, completion and
 /// cancellation; the shared work stops when its last caller leaves.
 ///
+/// Transient load failures are retried by the ``RetryPolicy`` of the context or of the
+/// configuration (none by default): once for all the callers of a shared download, never sooner
+/// than the source's ``ImageKernelError/retryAfter``, and not at all once the last caller left.
+///
 /// Use ``image(for:options:context:events:)`` from async code, or
 /// ``loadImage(with:options:context:events:completion:)`` for an operation with callbacks.
 /// Every part is injected; nothing is global.
