@@ -17,7 +17,9 @@ import LoaderHTTP
 //    size in its own child process (peak RSS is per process): peak RSS and images per second,
 //    with no cache (the prefetch pipeline: prefetcher, manager, loader, decoder) and, for the
 //    sizes in --disk-sizes, with the CLI's disk cache. Goal: RSS and throughput flat within 20 %.
-// Usage: bench-bulk [--sizes 10000,100000,1000000] [--disk-sizes 10000,100000] [--skip-origin] [--skip-scale]
+//    The children take outcomes through the prefetcher's callbacks, as the CLI does; `--stream`
+//    reads them from `events(contentsOf:)` instead, whose buffer grows when the reader lags.
+// Usage: bench-bulk [--sizes 10000,100000,1000000] [--disk-sizes 10000,100000] [--skip-origin] [--skip-scale] [--stream]
 
 let arguments = CommandLine.arguments
 
@@ -56,8 +58,16 @@ if let count = Options.string("--child").flatMap(Int.init), let base = Options.s
     let prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 16)
     let start = ContinuousClock.now
     var summary = (0, 0)
-    for await event in prefetcher.events(contentsOf: NumberedURLs(base: base, count: count), total: count, context: context) {
-        if case .completed(let finished, let skipped) = event { summary = (finished, skipped) }
+    if arguments.contains("--stream") {
+        for await event in prefetcher.events(contentsOf: NumberedURLs(base: base, count: count), total: count, context: context) {
+            if case .completed(let finished, let skipped) = event { summary = (finished, skipped) }
+        }
+    } else {
+        summary = await withCheckedContinuation { continuation in
+            prefetcher.prefetch(contentsOf: NumberedURLs(base: base, count: count), total: count, context: context, completion: { finished, skipped in
+                continuation.resume(returning: (finished, skipped))
+            })
+        }
     }
     let seconds = Measure.seconds(ContinuousClock.now - start)
     (cache as? DiskCache)?.waitUntilIdle()
@@ -182,7 +192,7 @@ if !arguments.contains("--skip-scale") {
         for size in sizes where !disk || diskSizes.contains(size) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
-            var childArguments = ["--child", "\(size)", "--url", nginx.url("tiny.png").absoluteString]
+            var childArguments = ["--child", "\(size)", "--url", nginx.url("tiny.png").absoluteString] + arguments.filter { $0 == "--stream" }
             let cacheDirectory = root.appendingPathComponent("cache-\(size)")
             if disk { childArguments += ["--disk", cacheDirectory.path] }
             process.arguments = childArguments

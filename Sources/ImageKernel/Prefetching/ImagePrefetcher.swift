@@ -108,6 +108,8 @@ public final class ImagePrefetcher: Sendable {
 
     /// An `AsyncSequence` of the same events as the callbacks; the last element is
     /// ``PrefetchEvent/completed(finished:skipped:)``. Ending the iteration early cancels the prefetch.
+    /// Events wait in the stream until the reader takes them, so a reader slower than the loads
+    /// holds a growing backlog; for very long lists use the callbacks, which hold nothing.
     public func events(
         for urls: [URL?], options: ImageOptions = [], context: ImageContext = ImageContext()
     ) -> AsyncStream<PrefetchEvent> {
@@ -124,7 +126,8 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// ``events(for:options:context:)`` for a streamed sequence (see
-    /// ``prefetch(contentsOf:total:options:context:progress:completion:)``).
+    /// ``prefetch(contentsOf:total:options:context:progress:completion:)``). Events wait in the
+    /// stream until read: for millions of URLs the callbacks keep memory flatter.
     public func events<URLs: Sequence & Sendable>(
         contentsOf urls: URLs, total: Int = -1, options: ImageOptions = [], context: ImageContext = ImageContext()
     ) -> AsyncStream<PrefetchEvent> where URLs.Element == URL? {

@@ -55,19 +55,19 @@ struct PrefetchCommand: AsyncParsableCommand {
         let bar = ProgressBar(total: total)
         let clock = ContinuousClock()
         let start = clock.now
-        var summary = (finished: 0, skipped: 0)
-        var retried = 0
-        for await event in prefetcher.events(contentsOf: sources, total: total, context: context) {
-            switch event {
-            case .progress(let progress):
-                if progress.retries > 0 { retried += 1 }
+        // Callbacks, not the events stream: a stream buffers every outcome its reader has not
+        // taken yet, and over a million URLs that backlog is what would grow.
+        let retried = Locked(0)
+        let summary = await withCheckedContinuation { (continuation: CheckedContinuation<(finished: Int, skipped: Int), Never>) in
+            prefetcher.prefetch(contentsOf: sources, total: total, context: context, progress: { progress in
+                if progress.retries > 0 { retried.withLock { $0 += 1 } }
                 bar.advance(bytes: Int64((try? progress.outcome.get().data?.count) ?? 0))
-                if case .failure(let error) = progress.outcome, let url = progress.url {
-                    if bar.isQuiet { printError(Sources.errorLine(url.absoluteString, error)) }
+                if case .failure(let error) = progress.outcome, let url = progress.url, bar.isQuiet {
+                    printError(Sources.errorLine(url.absoluteString, error))
                 }
-            case .completed(let finished, let skipped):
-                summary = (finished, skipped)
-            }
+            }, completion: { finished, skipped in
+                continuation.resume(returning: (finished, skipped))
+            })
         }
         bar.finish()
         Plugins.finish(manager)
@@ -76,6 +76,6 @@ struct PrefetchCommand: AsyncParsableCommand {
         print(Self.header.joined(separator: "\t"))
         print(["\(summary.finished)", "\(summary.skipped)", String(format: "%.3f", seconds),
                String(format: "%.1f", seconds > 0 ? Double(summary.finished - summary.skipped) / seconds : 0),
-               "\(retried)", "\(summary.skipped)"].joined(separator: "\t"))
+               "\(retried.value)", "\(summary.skipped)"].joined(separator: "\t"))
     }
 }
