@@ -94,6 +94,14 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "bench-bulk",
+            dependencies: [
+                "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "LoaderHTTP", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
+                .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CacheDisk", package: "ImageKernel"),
+            ]
+        ),
+        .executableTarget(
             name: "bench-redis",
             dependencies: [
                 "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),

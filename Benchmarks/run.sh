@@ -20,6 +20,9 @@
 #                   vs Pillow's draft()+thumbnail() in process (Scripts/pillow_grid.py)
 #   bench-redis     CacheRedis 50 KB hits vs `redis-benchmark -t get` (p50 latency, rate with 8 in flight,
 #                   goal >= 0.8x); two processes sharing Redis: second-process wall time vs the first
+#   bench-bulk      the 429 origin (200 r/s, Retry-After: 1): delivered, requests, 429s and wall time vs
+#                   `curl --parallel --retry 10` and the origin's bound; prefetch of 10^4..10^6 URLs:
+#                   peak RSS and images/s per size (goal: flat within 20 %)
 #   bench-e2e       500 JPEGs from nginx -> 128 px thumbnails through ImageManager + TieredCache vs
 #                   requests+Pillow with 6 threads (Scripts/pillow_e2e.py) and curl download only
 #

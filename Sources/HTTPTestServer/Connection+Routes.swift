@@ -15,6 +15,13 @@ extension Connection {
             // 1xx, 204 and 304 never carry a body.
             if status < 200 || status == 204 || status == 304 { return socket.send(head(status, extra)) ? .keepAlive : .close }
             return respond(status, headers: [("Content-Type", "text/plain")] + extra, body: Data("status \(status)\n".utf8))
+        case "flaky" where parts.count == 3:
+            // /flaky/<n>/<name>?status=429&Retry-After=1: the first n requests get the status (other
+            // query items become headers), later ones the file.
+            guard server.requestCount(path: request.path) <= Int(parts[1]) ?? 0 else { return serveFile(parts[2], request) }
+            let status = request.query["status"].flatMap(Int.init) ?? 503
+            let extra = request.query.filter { $0.key != "status" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            return respond(status, headers: [("Content-Type", "text/plain")] + extra, body: Data("status \(status)\n".utf8))
         case "redirect" where parts.count >= 3: return redirectChain(parts)
         case "loop" where parts.count == 2:
             return respond(302, headers: [("Location", parts[1] == "a" ? "/loop/b" : "/loop/a")])
@@ -29,6 +36,7 @@ extension Connection {
             _ = waitOrClosed(milliseconds: 120_000, path: request.path)
             return .close
         case "drop" where parts.count == 2: return dropMidBody(parts[1])
+        case "resumable" where parts.count == 2: return resumable(parts[1], request)
         case "endless": return endless(request.path)
         case "garbage":
             _ = socket.send("this is not HTTP at all\r\n\r\n")
@@ -84,6 +92,33 @@ extension Connection {
         _ = socket.send(head(200, [("Content-Length", "\(file.data.count)")]))
         _ = socket.send(Data(file.data.prefix(file.data.count / 2)))
         return .close
+    }
+
+    /// A file that announces `Accept-Ranges: bytes` and a strong ETag (`weak=1`: a weak one and no
+    /// Last-Modified), answers `Range: bytes=N-` with 206 when `If-Range` matches (`ignoreRange=1`:
+    /// always the whole file with 200), and cuts the first answer after `drop` bytes.
+    private func resumable(_ name: String, _ request: RequestHead) -> Next {
+        guard let file = server.file(name) else { return respond(404, text: "no file \(name)\n") }
+        let weak = request.query["weak"] == "1"
+        let etag = weak ? "W/\"\(file.data.count)\"" : "\"\(name)-\(file.data.count)\""
+        var headers: [(String, String)] = [("Content-Type", "application/octet-stream"), ("Accept-Ranges", "bytes"), ("ETag", etag)]
+        if !weak { headers.append(("Last-Modified", "Wed, 01 Jan 2025 00:00:00 GMT")) }
+        var body = file.data
+        var status = 200
+        if request.query["ignoreRange"] != "1", let range = request.headers["range"], range.hasPrefix("bytes="), range.hasSuffix("-"),
+           let start = Int(range.dropFirst(6).dropLast()), start < file.data.count,
+           request.headers["if-range"].map({ $0 == etag && !weak }) ?? true {
+            status = 206
+            body = file.data.subdata(in: start..<file.data.count)
+            headers.append(("Content-Range", "bytes \(start)-\(file.data.count - 1)/\(file.data.count)"))
+        }
+        headers.append(("Content-Length", "\(body.count)"))
+        guard socket.send(head(status, headers)) else { return .close }
+        if server.requestCount(path: request.path) == 1, let drop = request.query["drop"].flatMap(Int.init), drop < body.count {
+            _ = socket.send(body.prefix(drop))
+            return .close
+        }
+        return socket.send(body) ? .keepAlive : .close
     }
 
     private func endless(_ path: String) -> Next {

@@ -14,11 +14,16 @@ import ImageKernel
 /// - `/gate/<gate>/<name>` — waits until ``openGate(_:)`` opens `<gate>`, then serves the file.
 /// - `/status/<code>` — answers that status with a short text body; query items become response
 ///   headers (`/status/429?Retry-After=7`).
+/// - `/flaky/<n>/<name>` — the first `n` requests get `?status=` (default 503), with the other
+///   query items as headers (`?status=429&Retry-After=1`); later requests get the file.
 /// - `/redirect/<n>/<rest>` — 302 to `/redirect/<n-1>/<rest>`, and from 0 to `/<rest>`.
 /// - `/loop/a`, `/loop/b` — redirect to each other forever.
 /// - `/redirect-to?url=<absolute>` — 302 to any URL.
 /// - `/stall` — never answers; `/stall-body/<bytes>` sends the head and half the body, then stalls.
 /// - `/drop/<name>` — announces the whole file, sends half, closes the connection.
+/// - `/resumable/<name>` — `Accept-Ranges: bytes`, a strong ETag and Last-Modified, 206 for
+///   `Range: bytes=N-` (with a matching `If-Range`); `?drop=N` cuts the first answer after N
+///   bytes, `?ignoreRange=1` always answers 200, `?weak=1` offers only a weak ETag.
 /// - `/endless` — a chunked body that never ends; `/garbage` — a reply that is not HTTP.
 /// - `/big/<bytes>` — that many bytes with a Content-Length; `?chunked=1` without one.
 /// - `/auth/<name>` — the file for Basic ``user``:``password``, else 401 with a challenge.

@@ -18,9 +18,19 @@ public final class NginxServer: @unchecked Sendable {
     /// Whether `nginx` and `openssl` can be found (Debian paths or `PATH`).
     public static var isAvailable: Bool { executable("nginx") != nil && executable("openssl") != nil }
 
+    /// The default access-log line: `uri protocol connection status`.
+    public static let defaultLogFormat = "$uri $server_protocol $connection $status"
+
     /// Starts nginx serving `files` (name → bytes) from `/`, plus any extra `location` blocks.
-    /// The access log records `uri protocol connection status` per request.
-    public init(tls: Bool, http2: Bool = false, files: [String: Data] = [:], locations: String = "") throws {
+    /// The access log records `logFormat` per request (default `uri protocol connection status`).
+    /// - Parameters:
+    ///   - http: extra directives at `http` level (`limit_req_zone`, `limit_conn_zone`, …).
+    ///   - addresses: the loopback addresses to listen on, all on the same port (127.0.0.2 and up
+    ///     stand for other hosts; Linux routes all of 127/8 to loopback).
+    public init(
+        tls: Bool, http2: Bool = false, files: [String: Data] = [:], locations: String = "", http: String = "",
+        addresses: [String] = ["127.0.0.1"], logFormat: String = NginxServer.defaultLogFormat
+    ) throws {
         guard let nginx = Self.executable("nginx") else { throw ServerError("nginx is not installed") }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-\(UUID().uuidString)")
         let www = directory.appendingPathComponent("www")
@@ -32,7 +42,9 @@ public final class NginxServer: @unchecked Sendable {
         var lastError = "nginx did not start"
         for _ in 0..<5 {
             let candidate = try Self.freePort()
-            let config = Self.configuration(directory: directory, port: candidate, tls: tls, http2: http2, locations: locations)
+            let config = Self.configuration(
+                directory: directory, port: candidate, tls: tls, http2: http2, locations: locations, http: http,
+                addresses: addresses, logFormat: logFormat)
             try config.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: nginx)
@@ -60,7 +72,12 @@ public final class NginxServer: @unchecked Sendable {
         URL(string: "\(scheme)://127.0.0.1:\(port)\(path.hasPrefix("/") ? "" : "/")\(path)")!
     }
 
-    /// Access-log lines so far: `uri protocol connection status`.
+    /// The URL of a path on this server at one of its addresses.
+    public func url(_ path: String, address: String) -> URL {
+        URL(string: "\(scheme)://\(address):\(port)\(path.hasPrefix("/") ? "" : "/")\(path)")!
+    }
+
+    /// Access-log lines so far, in the log format (default `uri protocol connection status`).
     public func accessLog() -> [String] {
         let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
@@ -131,9 +148,12 @@ public final class NginxServer: @unchecked Sendable {
         } == 0
     }
 
-    private static func configuration(directory: URL, port: Int, tls: Bool, http2: Bool, locations: String) -> String {
+    private static func configuration(
+        directory: URL, port: Int, tls: Bool, http2: Bool, locations: String, http: String, addresses: [String], logFormat: String
+    ) -> String {
         let dir = directory.path
-        let listen = "127.0.0.1:\(port)" + (tls ? " ssl" : "") + (http2 ? " http2" : "")
+        let listen = addresses.map { "listen \($0):\(port)" + (tls ? " ssl" : "") + (http2 ? " http2" : "") + ";" }
+            .joined(separator: "\n                ")
         let certificate = tls ? "ssl_certificate \(dir)/cert.pem;\n        ssl_certificate_key \(dir)/key.pem;" : ""
         return """
         daemon off;
@@ -143,7 +163,7 @@ public final class NginxServer: @unchecked Sendable {
         error_log \(dir)/error.log warn;
         events { worker_connections 4096; }
         http {
-            log_format probe '$uri $server_protocol $connection $status';
+            log_format probe '\(logFormat)';
             access_log \(dir)/access.log probe;
             client_body_temp_path \(dir)/tmp/body;
             proxy_temp_path \(dir)/tmp/proxy;
@@ -151,8 +171,9 @@ public final class NginxServer: @unchecked Sendable {
             uwsgi_temp_path \(dir)/tmp/uwsgi;
             scgi_temp_path \(dir)/tmp/scgi;
             keepalive_requests 100000;
+            \(http)
             server {
-                listen \(listen);
+                \(listen)
                 \(certificate)
                 root \(dir)/www;
                 \(locations)

@@ -103,12 +103,16 @@ public struct ImageKernelError: Error, CustomStringConvertible, Sendable {
     /// Whether retrying later may succeed (timeouts, connection problems, cancellation, HTTP
     /// 408/429/5xx). Transient failures are never put on the manager's failed-URL list.
     public var isTransient: Bool
+    /// How long the source asked us to wait before trying again (HTTP `Retry-After` on a 429 or
+    /// 503), nil when it said nothing. A ``RetryPolicy`` never retries sooner.
+    public var retryAfter: Duration?
 
     public init(
         stage: Stage, plugin: String? = nil, code: Code, message: String,
         cause: (any Error & Sendable)? = nil, httpStatus: Int? = nil, isTransient: Bool? = nil,
-        responseHeaders: [String: String]? = nil
+        responseHeaders: [String: String]? = nil, retryAfter: Duration? = nil
     ) {
+        self.retryAfter = retryAfter
         self.stage = stage
         self.plugin = plugin
         self.code = code

@@ -12,6 +12,19 @@ import Synchronization
 /// ordered by priority (``LoaderOptions/highPriority``, ``LoaderOptions/lowPriority``), then
 /// FIFO or LIFO (``Configuration/executionOrder``).
 ///
+/// Politeness: at most ``Configuration/maxConcurrentDownloadsPerHost`` transfers go to one host
+/// (scheme, name, port) at once, and with ``Configuration/adaptsPerHostRate`` each host is paced
+/// by its own answers — a 429 or 503 slows that host to about the rate it really served, successes
+/// speed it up again until it is unpaced. A busy or slowed host's transfers wait in their own line,
+/// so other hosts are never held up. (Our own queue rather than `CURLMOPT_MAX_HOST_CONNECTIONS`:
+/// curl's limit queues inside curl, where neither the pacing nor our priorities reach.)
+///
+/// A body cut mid-way (connection lost, idle timeout) resumes with `Range` and `If-Range` when the
+/// response offered `Accept-Ranges: bytes` and a strong ETag or Last-Modified; a 206 continues the
+/// bytes held, a 200 starts over, and callers see one result with the first response's head.
+/// Retrying whole failed loads is the manager's job (``ImageKernel/RetryPolicy``); a 429 or 503
+/// carries its `Retry-After` (seconds or HTTP date) in ``ImageKernelError/retryAfter`` for it.
+///
 /// Two loads share a transfer when their final requests are equal: same URL, same headers (after
 /// merging, validators, the headers filter and the request modifier), and the same
 /// `handleCookies` and `allowInvalidSSLCertificates` options. Priority and progressive delivery

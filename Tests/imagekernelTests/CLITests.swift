@@ -21,6 +21,22 @@ struct CLI {
         var lines: [[String]] { stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) } }
     }
 
+    /// Runs a shell command line under `script`, which gives it a pseudo-terminal as a person at a
+    /// shell would: its exit status and everything it wrote (standard output and error mixed).
+    static func runOnTerminal(_ command: String) throws -> (status: Int32, text: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     static func run(_ arguments: [String], stdin: String? = nil) throws -> Output {
         let process = Process()
         process.executableURL = binary
@@ -79,7 +95,7 @@ struct CLITests {
         try "# comment\n/nonexistent/a.png\n\n/nonexistent/b.png\n".write(to: list, atomically: true, encoding: .utf8)
         let output = try CLI.run(["prefetch", "--from", list.path])
         #expect(output.status == 0)
-        #expect(output.lines.first == ["finished", "skipped", "seconds", "images_per_second"])
+        #expect(output.lines.first == ["finished", "skipped", "seconds", "images_per_second", "retried", "failed"])
         let summary = try #require(output.lines.dropFirst().first)
         #expect(Array(summary.prefix(2)) == ["2", "2"])
         #expect(Double(summary[2]) != nil && Double(summary[3]) != nil)
@@ -206,17 +222,8 @@ struct CLITerminalTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-tty-\(UUID().uuidString)")
         let command = [CLI.binary.path, "fetch", "--cache-dir", dir.path, TestData.url("pngsuite/basn2c08.png").path,
                        TestData.url("pngsuite/basn0g08.png").path].joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try CLI.runOnTerminal(command)
+        #expect(status == 0, "\(text)")
         #expect(text.contains("] 2/2"), "a progress bar was drawn: \(text.debugDescription)")
         #expect(text.contains("source\tcache_type\twidth\theight\tbytes\tms"))
     }

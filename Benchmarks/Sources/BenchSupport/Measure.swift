@@ -63,6 +63,13 @@ public enum Measure {
         return (median(a), median(b))
     }
 
+    /// The peak resident set of this process so far, in MB.
+    public static func peakRSSMegabytes() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF_WHO, &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+
     /// CPU seconds (user + system) used by this process so far.
     public static func cpuSeconds() -> Double {
         var usage = rusage()

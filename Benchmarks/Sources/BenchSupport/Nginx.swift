@@ -13,7 +13,11 @@ public final class Nginx: @unchecked Sendable {
     private let process: Process
     private let accessLogPath: String?
 
-    public init(serving root: URL, accessLog: Bool = false) throws {
+    /// - Parameters:
+    ///   - http: extra directives at `http` level (`limit_req_zone`, …).
+    ///   - locations: extra blocks inside the server (`location / { limit_req … }`).
+    ///   - logFormat: the access log's line format (nginx variables); nginx's default when nil.
+    public init(serving root: URL, accessLog: Bool = false, http: String = "", locations: String = "", logFormat: String? = nil) throws {
         guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw BenchError("nginx is not installed (apt-get install nginx)")
@@ -23,6 +27,8 @@ public final class Nginx: @unchecked Sendable {
         accessLogPath = accessLog ? directory.appendingPathComponent("access.log").path : nil
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         let (dir, logPath, rootPath, configURL) = (directory.path, accessLogPath, root.path, directory.appendingPathComponent("nginx.conf"))
+        let format = logFormat.map { "log_format bench '\($0)';" } ?? ""
+        let access = logPath.map { $0 + (logFormat == nil ? "" : " bench") } ?? "off"
         let started = try LocalServer.start(nginx) { port in
             let config = """
             daemon off;
@@ -32,7 +38,9 @@ public final class Nginx: @unchecked Sendable {
             error_log \(dir)/error.log warn;
             events { worker_connections 4096; }
             http {
-                access_log \(logPath ?? "off");
+                \(format)
+                access_log \(access);
+                \(http)
                 sendfile on;
                 tcp_nopush on;
                 keepalive_requests 100000;
@@ -41,7 +49,7 @@ public final class Nginx: @unchecked Sendable {
                 fastcgi_temp_path \(dir)/tmp/fastcgi;
                 uwsgi_temp_path \(dir)/tmp/uwsgi;
                 scgi_temp_path \(dir)/tmp/scgi;
-                server { listen 127.0.0.1:\(port); root \(rootPath); }
+                server { listen 127.0.0.1:\(port); root \(rootPath); \(locations) }
             }
             """
             try config.write(to: configURL, atomically: true, encoding: .utf8)
@@ -58,6 +66,12 @@ public final class Nginx: @unchecked Sendable {
     /// The URL of `path` (relative to the root) on this server.
     public func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)/\(path)")!
+    }
+
+    /// The access log's lines so far; empty without `accessLog`.
+    public func accessLog() -> [Substring] {
+        guard let accessLogPath, let data = FileManager.default.contents(atPath: accessLogPath) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
     }
 
     /// Requests logged so far (one access-log line each); 0 without `accessLog`.

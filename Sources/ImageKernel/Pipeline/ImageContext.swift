@@ -36,6 +36,10 @@ public struct ImageContext: Sendable {
     public var requestHeaders: [String: String]?
     /// Options passed to the coder on encode when re-encoding for the cache.
     public var encodeOptions: EncodeOptions?
+    /// How transient load failures are retried; nil means the manager's
+    /// (``ImageManager/Configuration/retryPolicy``). Loads share work only with loads of the same
+    /// policy.
+    public var retryPolicy: RetryPolicy?
 
     /// The live priority of the shared load this request belongs to, set by the manager for the
     /// loader (see ``LoadPriorityHandle``); loaders may observe it to reorder their queues.

@@ -10,6 +10,10 @@ import Logging
 /// the original, and decode once per variant. Each caller keeps its own events, completion and
 /// cancellation; the shared work stops when its last caller leaves.
 ///
+/// Transient load failures are retried by the ``RetryPolicy`` of the context or of the
+/// configuration (none by default): once for all the callers of a shared download, never sooner
+/// than the source's ``ImageKernelError/retryAfter``, and not at all once the last caller left.
+///
 /// Use ``image(for:options:context:events:)`` from async code, or
 /// ``loadImage(with:options:context:events:completion:)`` for an operation with callbacks.
 /// Every part is injected; nothing is global.
@@ -32,14 +36,18 @@ public final class ImageManager: Sendable {
         public var logger: Logger?
         /// Count through swift-metrics; nil (the default) counts nothing and costs nothing.
         public var metrics: ImageMetrics?
+        /// How loads retry transient failures unless their context says otherwise; default
+        /// ``RetryPolicy/none``.
+        public var retryPolicy: RetryPolicy
 
         public init(
             cache: any ImageCache = MemoryCache(), loaders: LoaderRegistry = LoaderRegistry(),
             coders: CoderRegistry = CoderRegistry(), cacheKeyFilter: any CacheKeyFilter = AbsoluteURLCacheKeyFilter(),
             transformer: (any ImageTransformer)? = nil, delegate: (any ImageManagerDelegate)? = nil,
             pixelLimit: Int = DecodeOptions.defaultPixelLimit, encodeOptions: EncodeOptions = EncodeOptions(),
-            logger: Logger? = nil, metrics: ImageMetrics? = nil
+            logger: Logger? = nil, metrics: ImageMetrics? = nil, retryPolicy: RetryPolicy = .none
         ) {
+            self.retryPolicy = retryPolicy
             self.cache = cache
             self.loaders = loaders
             self.coders = coders

@@ -10,6 +10,8 @@ public struct ImageMetrics: Sendable {
     public let bytesLoaded: Counter
     /// Decodes run by the manager (shared work decodes once for all its callers).
     public let decodes: Counter
+    /// Retries of failed loads (``RetryPolicy``); shared work retries once for all its callers.
+    public let retries: Counter
 
     /// Counters named `<prefix>_requests_total`, `<prefix>_cache_hits_total`, …
     public init(prefix: String = "imagekernel") {
@@ -19,5 +21,6 @@ public struct ImageMetrics: Sendable {
         storeFailures = Counter(label: "\(prefix)_cache_store_failures_total")
         bytesLoaded = Counter(label: "\(prefix)_bytes_loaded_total")
         decodes = Counter(label: "\(prefix)_decodes_total")
+        retries = Counter(label: "\(prefix)_retries_total")
     }
 }

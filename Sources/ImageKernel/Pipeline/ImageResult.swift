@@ -39,4 +39,7 @@ public enum ImageLoadEvent: Sendable {
     case preview(Image)
     /// With `refreshCached`: the cached image, delivered before the reload completes the operation.
     case cachedImage(ImageResult)
+    /// Attempt `attempt` of the load failed with a transient `error`; the next attempt starts
+    /// after `delay` (``RetryPolicy``). Progress starts again from zero with the next attempt.
+    case retrying(attempt: Int, delay: Duration, error: ImageKernelError)
 }

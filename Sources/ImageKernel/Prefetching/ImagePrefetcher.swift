@@ -6,19 +6,28 @@ import Foundation
 /// ``PrefetchToken``; cancelling one token stops only that call's loads and no callback of that
 /// call arrives after ``PrefetchToken/cancel()`` returns. A failed URL counts as finished *and*
 /// skipped (SDWebImagePrefetcher's counting). An empty list completes at once with (0, 0).
+///
+/// Transient failures are retried (``retryPolicy``, on by default, unlike a single
+/// ``ImageManager/image(for:options:context:events:)``). A list of any length streams: the
+/// prefetcher reads the next URL only when a load slot frees up and keeps nothing of a URL once
+/// its outcome was reported, so memory stays flat from ten URLs to millions.
 public final class ImagePrefetcher: Sendable {
     public let manager: ImageManager
     /// Loads in flight per prefetch call. Default 3.
     public let maxConcurrentPrefetchCount: Int
     /// Options added to every prefetch load.
     public let options: ImageOptions
+    /// How loads whose context names no policy retry transient failures. Default
+    /// ``RetryPolicy/standard``.
+    public let retryPolicy: RetryPolicy
     private let tokens = Locked<[ObjectIdentifier: PrefetchToken]>([:])
     private let sequence = Locked<UInt64>(0)
 
-    public init(manager: ImageManager, maxConcurrentPrefetchCount: Int = 3, options: ImageOptions = []) {
+    public init(manager: ImageManager, maxConcurrentPrefetchCount: Int = 3, options: ImageOptions = [], retryPolicy: RetryPolicy = .standard) {
         self.manager = manager
         self.maxConcurrentPrefetchCount = max(1, maxConcurrentPrefetchCount)
         self.options = options
+        self.retryPolicy = retryPolicy
     }
 
     /// Prefetches the URLs.
@@ -31,35 +40,62 @@ public final class ImagePrefetcher: Sendable {
         progress: (@Sendable (PrefetchProgress) -> Void)? = nil,
         completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil
     ) -> PrefetchToken {
-        let token = PrefetchToken(total: urls.count, sequence: sequence.withLock { $0 += 1; return $0 })
         guard !urls.isEmpty else {
+            let token = PrefetchToken(total: 0, sequence: sequence.withLock { $0 += 1; return $0 })
             token.complete { completion?(0, 0) }
             return token
         }
+        return prefetch(contentsOf: urls, total: urls.count, options: options, context: context, progress: progress, completion: completion)
+    }
+
+    /// Prefetches the URLs of any sequence, read lazily: the next URL is taken only when a load
+    /// slot is free, so a sequence that streams a file of millions of lines is never held whole.
+    /// - Parameters:
+    ///   - total: the number of URLs when known (reported in ``PrefetchProgress/total`` and
+    ///     ``PrefetchToken/total``), else −1.
+    ///   - progress: after each URL: (finished so far, total, that URL's outcome).
+    ///   - completion: once at the end: (finished, skipped). An empty sequence completes with (0, 0).
+    @discardableResult
+    public func prefetch<URLs: Sequence & Sendable>(
+        contentsOf urls: URLs, total: Int = -1, options: ImageOptions = [], context: ImageContext = ImageContext(),
+        progress: (@Sendable (PrefetchProgress) -> Void)? = nil,
+        completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil
+    ) -> PrefetchToken where URLs.Element == URL? {
+        let token = PrefetchToken(total: total, sequence: sequence.withLock { $0 += 1; return $0 })
         tokens.withLock { $0[ObjectIdentifier(token)] = token }
         let loadOptions = self.options.union(options)
+        var context = context
+        if context.retryPolicy == nil { context.retryPolicy = retryPolicy }
         let limit = maxConcurrentPrefetchCount
         let manager = self.manager
-        let task = Task { [weak self] in
-            await withTaskGroup(of: (URL?, Result<ImageResult, ImageKernelError>).self) { group in
-                var next = 0
-                func startNext() {
-                    let url = urls[next]
-                    next += 1
+        let task = Task { [weak self, context] in
+            await withTaskGroup(of: PrefetchProgress.self) { group in
+                var iterator = urls.makeIterator()
+                func startNext() -> Bool {
+                    guard let url = iterator.next() else { return false }
                     group.addTask {
+                        let retries = Locked(0)
+                        let outcome: Result<ImageResult, ImageKernelError>
                         do {
-                            return (url, .success(try await manager.image(for: url, options: loadOptions, context: context)))
+                            outcome = .success(try await manager.image(for: url, options: loadOptions, context: context) { event in
+                                if case .retrying = event { retries.withLock { $0 += 1 } }
+                            })
                         } catch {
-                            return (url, .failure(ImageKernelError.wrap(error, stage: .request)))
+                            outcome = .failure(ImageKernelError.wrap(error, stage: .request))
                         }
+                        return PrefetchProgress(url: url, finished: 0, total: total, outcome: outcome, retries: retries.value)
                     }
+                    return true
                 }
-                while next < min(limit, urls.count) { startNext() }
-                for await (url, outcome) in group {
+                var more = true
+                for _ in 0..<limit where more { more = startNext() }
+                for await done in group {
                     if Task.isCancelled { break }
-                    let counts = token.record(success: outcome.isSuccess)
-                    token.deliver { progress?(PrefetchProgress(url: url, finished: counts.finished, total: urls.count, outcome: outcome)) }
-                    if next < urls.count { startNext() }
+                    let counts = token.record(success: done.outcome.isSuccess)
+                    var report = done
+                    report.finished = counts.finished
+                    token.deliver { progress?(report) }
+                    if more { more = startNext() }
                 }
             }
             let counts = token.counts
@@ -72,12 +108,32 @@ public final class ImagePrefetcher: Sendable {
 
     /// An `AsyncSequence` of the same events as the callbacks; the last element is
     /// ``PrefetchEvent/completed(finished:skipped:)``. Ending the iteration early cancels the prefetch.
+    /// Events wait in the stream until the reader takes them, so a reader slower than the loads
+    /// holds a growing backlog; for very long lists use the callbacks, which hold nothing.
     public func events(
         for urls: [URL?], options: ImageOptions = [], context: ImageContext = ImageContext()
     ) -> AsyncStream<PrefetchEvent> {
         AsyncStream { continuation in
             let token = prefetch(
                 urls, options: options, context: context,
+                progress: { continuation.yield(.progress($0)) },
+                completion: { finished, skipped in
+                    continuation.yield(.completed(finished: finished, skipped: skipped))
+                    continuation.finish()
+                })
+            continuation.onTermination = { _ in token.cancel() }
+        }
+    }
+
+    /// ``events(for:options:context:)`` for a streamed sequence (see
+    /// ``prefetch(contentsOf:total:options:context:progress:completion:)``). Events wait in the
+    /// stream until read: for millions of URLs the callbacks keep memory flatter.
+    public func events<URLs: Sequence & Sendable>(
+        contentsOf urls: URLs, total: Int = -1, options: ImageOptions = [], context: ImageContext = ImageContext()
+    ) -> AsyncStream<PrefetchEvent> where URLs.Element == URL? {
+        AsyncStream { continuation in
+            let token = prefetch(
+                contentsOf: urls, total: total, options: options, context: context,
                 progress: { continuation.yield(.progress($0)) },
                 completion: { finished, skipped in
                     continuation.yield(.completed(finished: finished, skipped: skipped))
@@ -111,9 +167,20 @@ public final class ImagePrefetcher: Sendable {
 public struct PrefetchProgress: Sendable {
     public let url: URL?
     /// URLs done so far (successes and failures).
-    public let finished: Int
+    public internal(set) var finished: Int
+    /// URLs in the call, −1 when a streamed sequence did not say.
     public let total: Int
     public let outcome: Result<ImageResult, ImageKernelError>
+    /// How many times this URL's load was retried (``RetryPolicy``) before its outcome.
+    public let retries: Int
+
+    public init(url: URL?, finished: Int, total: Int, outcome: Result<ImageResult, ImageKernelError>, retries: Int = 0) {
+        self.url = url
+        self.finished = finished
+        self.total = total
+        self.outcome = outcome
+        self.retries = retries
+    }
 }
 
 /// An element of ``ImagePrefetcher/events(for:options:context:)``.

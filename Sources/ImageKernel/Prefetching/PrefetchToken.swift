@@ -2,7 +2,7 @@ import Foundation
 
 /// One prefetch call; cancel it to stop its remaining loads and silence its callbacks.
 public final class PrefetchToken: Sendable {
-    /// Number of URLs in the call.
+    /// Number of URLs in the call, −1 when a streamed sequence did not say.
     public let total: Int
     private let gate = CallbackGate()
     private let task = Locked<Task<Void, Never>?>(nil)

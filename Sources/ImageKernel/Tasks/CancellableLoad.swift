@@ -13,4 +13,5 @@ extension ImageOperation: CancellableLoad {}
 enum DownloadEvent: Sendable {
     case progress(received: Int64, expected: Int64)
     case preview(Image)
+    case retrying(attempt: Int, delay: Duration, error: ImageKernelError)
 }

@@ -66,6 +66,7 @@ struct ContextSignature: Hashable, Sendable {
     var originalQueryCacheType: ImageCacheType?
     var requestHeaders: [String: String]?
     var encodeOptions: EncodeOptions?
+    var retryPolicy: RetryPolicy?
 
     init(_ context: ImageContext, transformer: (any ImageTransformer)?) {
         transformerKey = transformer?.key
@@ -82,6 +83,7 @@ struct ContextSignature: Hashable, Sendable {
         originalQueryCacheType = context.originalQueryCacheType
         requestHeaders = context.requestHeaders
         encodeOptions = context.encodeOptions
+        retryPolicy = context.retryPolicy
     }
 }
 
@@ -91,6 +93,8 @@ struct DownloadWorkKey: Hashable, Sendable {
     let loader: PartIdentity
     let options: LoaderOptions
     let unique: PartIdentity
+    /// Retried work stays one piece of work for all its callers, who share one policy.
+    let retryPolicy: RetryPolicy
 }
 
 /// Cache queries that share one answer.

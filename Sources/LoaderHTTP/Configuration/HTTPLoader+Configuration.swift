@@ -27,6 +27,13 @@ extension HTTPLoader {
     public struct Configuration: Sendable {
         /// At most this many transfers run at once; the others wait in the loader's queue.
         public var maxConcurrentDownloads: Int = 6
+        /// At most this many transfers to one host (scheme, name and port) run at once; nil for
+        /// no limit beside ``maxConcurrentDownloads``. A host at its limit never holds up others.
+        public var maxConcurrentDownloadsPerHost: Int? = nil
+        /// Paces each host by its own answers: a 429 or 503 lowers that host's request rate, and
+        /// successes raise it back until the host is unpaced (AIMD; see the loader's
+        /// documentation). Other hosts are not affected.
+        public var adaptsPerHostRate: Bool = true
         /// Which queued download starts next among those of the same priority.
         public var executionOrder: ExecutionOrder = .fifo
         /// A transfer fails with `timeout` when no byte arrived for this long (connecting included).

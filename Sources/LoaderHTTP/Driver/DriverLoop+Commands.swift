@@ -16,7 +16,7 @@ extension DriverLoop {
     }
 
     private var status: HTTPLoader.Status {
-        HTTPLoader.Status(queuedTransfers: queue.count, runningTransfers: running.count, tokens: transferOfToken.count)
+        HTTPLoader.Status(queuedTransfers: queue.count + hosts.parkedCount, runningTransfers: running.count, tokens: transferOfToken.count)
     }
 
     /// Joins the caller to an equal transfer in flight, or queues a new one.
@@ -25,9 +25,8 @@ extension DriverLoop {
         if let transfer = joinable[spec] {
             let before = transfer.add(token)
             transferOfToken[token.id] = transfer
-            if transfer.phase == .queued {
-                queue.move(transfer, from: before, to: transfer.priority)
-            } else if !transfer.body.isEmpty {
+            if transfer.phase == .queued { queue.move(transfer, from: before, to: transfer.priority) }
+            if !transfer.body.isEmpty {  // running, or queued to resume a cut body
                 // A late joiner gets everything received so far as its first chunk.
                 token.report(LoadProgress(
                     received: Int64(transfer.body.count), expected: transfer.expected,
@@ -61,7 +60,7 @@ extension DriverLoop {
             return
         }
         switch transfer.phase {
-        case .queued: queue.remove(transfer)
+        case .queued: if !queue.remove(transfer) { _ = hosts.unpark(transfer) }
         case .running: stop(transfer)
         case .finished: break
         }
@@ -69,7 +68,7 @@ extension DriverLoop {
     }
 
     func cancelEverything(_ error: ImageKernelError) {
-        let queued = queue.removeAll()
+        let queued = queue.removeAll() + hosts.removeAllParked()
         let active = Array(running.values)
         for transfer in active { stop(transfer) }
         for transfer in queued + active { finish(transfer, .failure(error)) }

@@ -14,6 +14,8 @@ final class DriverLoop {
     var joinable: [TransferSpec: Transfer] = [:]
     var transferOfToken: [UInt64: Transfer] = [:]
     var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// Per-host limits and pacing; transfers whose host is busy wait here, not in ``queue``.
+    var hosts: HostLimits
     private var cookieShare: UnsafeMutableRawPointer?
     private var handles: EasyHandlePool
     let buffers: BufferPool
@@ -25,6 +27,7 @@ final class DriverLoop {
         self.inbox = inbox
         self.configuration = configuration
         self.queue = PendingQueue(lifo: configuration.executionOrder == .lifo)
+        self.hosts = HostLimits(perHost: configuration.maxConcurrentDownloadsPerHost, adaptive: configuration.adaptsPerHostRate)
         self.maxRunning = max(1, configuration.maxConcurrentDownloads)
         self.handles = EasyHandlePool(capacity: min(64, maxRunning))
     }
@@ -49,7 +52,8 @@ final class DriverLoop {
     // MARK: Starting and finishing
 
     private func startQueuedTransfers() {
-        while running.count < maxRunning, let transfer = queue.pop() {
+        let now = ContinuousClock.now
+        while running.count < maxRunning, let transfer = hosts.takeReady(at: now) ?? nextStartable(at: now) {
             do {
                 let share = transfer.spec.handleCookies ? try sharedCookies() : nil
                 guard let easy = handles.take() else { throw ImageKernelError.http(.internalError, "curl_easy_init failed") }
@@ -66,11 +70,22 @@ final class DriverLoop {
                     throw ImageKernelError.http(.internalError, "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(added)))")
                 }
                 transfer.phase = .running
+                transfer.startedAt = now
                 running[easy] = transfer
+                hosts.didStart(transfer, at: now)
             } catch {
                 finish(transfer, .failure(ImageKernelError.wrap(error, stage: .load, plugin: HTTPLoader.pluginName)))
             }
         }
+    }
+
+    /// The next queued transfer whose host may take it now; the others wait in their host's line.
+    private func nextStartable(at now: ContinuousClock.Instant) -> Transfer? {
+        while let transfer = queue.pop() {
+            if hosts.mayStart(transfer, at: now) { return transfer }
+            hosts.park(transfer)
+        }
+        return nil
     }
 
     private func collectFinishedTransfers() {
@@ -80,6 +95,10 @@ final class DriverLoop {
             guard let handle = easy, let transfer = running[handle] else { continue }
             let outcome = transfer.outcome(for: code)
             stop(transfer)
+            if case .failure(let error) = outcome, transfer.prepareResume(after: error) {
+                queue.push(transfer, priority: transfer.priority)
+                continue
+            }
             finish(transfer, outcome)
         }
     }
@@ -90,22 +109,35 @@ final class DriverLoop {
         let expired = running.values.filter { now - $0.lastActivity >= configuration.timeout }
         for transfer in expired {
             stop(transfer)
-            finish(transfer, .failure(.http(.timeout, "no data for \(configuration.timeout) from \(transfer.spec.url.absoluteString)")))
+            let error = ImageKernelError.http(.timeout, "no data for \(configuration.timeout) from \(transfer.spec.url.absoluteString)")
+            if transfer.prepareResume(after: error) {
+                queue.push(transfer, priority: transfer.priority)
+                continue
+            }
+            finish(transfer, .failure(error))
         }
     }
 
     /// How long to sleep: until the nearest idle deadline, at most one second. curl shortens it
     /// further when its own timers need attention.
     private func pollTimeout() -> Int32 {
-        guard let oldest = running.values.map(\.lastActivity).min() else { return 1000 }
-        let remaining = milliseconds(oldest + configuration.timeout - ContinuousClock.now)
-        return Int32(clamping: min(1000, remaining))
+        let now = ContinuousClock.now
+        var timeout: Int64 = 1000
+        if let oldest = running.values.map(\.lastActivity).min() {
+            timeout = min(timeout, milliseconds(oldest + configuration.timeout - now))
+        }
+        // A host waiting for its pace wakes the loop when it may start again.
+        if running.count < maxRunning, let paced = hosts.nextPacedStart() {
+            timeout = min(timeout, milliseconds(paced - now))
+        }
+        return Int32(clamping: timeout)
     }
 
     /// Removes a running transfer's handle from curl; an unfinished transfer's connection closes.
     func stop(_ transfer: Transfer) {
         guard let easy = transfer.easy else { return }
         running[easy] = nil
+        hosts.didStop(transfer, status: transfer.response?.statusCode, at: .now)
         _ = curl_multi_remove_handle(multi, easy)
         if let handle = transfer.releaseEasyHandle() { handles.give(handle, usedCookies: transfer.spec.handleCookies) }
     }

@@ -13,8 +13,10 @@ extension ImageKernelError {
         _ code: Code, _ message: String, httpStatus: Int? = nil, isTransient: Bool? = nil,
         responseHeaders: [String: String]? = nil
     ) -> ImageKernelError {
-        ImageKernelError(
+        // A 429 or 503 may say when to come back; the kernel's RetryPolicy waits at least that long.
+        let retryAfter = httpStatus == 429 || httpStatus == 503 ? RetryAfter.parse(responseHeaders?["retry-after"]) : nil
+        return ImageKernelError(
             stage: .load, plugin: HTTPLoader.pluginName, code: code, message: message,
-            httpStatus: httpStatus, isTransient: isTransient, responseHeaders: responseHeaders)
+            httpStatus: httpStatus, isTransient: isTransient, responseHeaders: responseHeaders, retryAfter: retryAfter)
     }
 }

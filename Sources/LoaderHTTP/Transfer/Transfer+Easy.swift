@@ -64,7 +64,7 @@ extension Transfer {
             try set(handle, CURLOPT_COOKIEFILE, "")  // "" turns the cookie engine on without a file
             try check(CCurl_easy_setopt_pointer(handle, CURLOPT_SHARE, cookieShare), "CURLOPT_SHARE")
         }
-        for line in spec.curlHeaderLines {
+        for line in spec.curlHeaderLines + resumeHeaderLines {
             guard let list = curl_slist_append(headerList, line) else {
                 throw .http(.internalError, "curl_slist_append failed")
             }

@@ -47,7 +47,8 @@ extension Transfer {
         }
         response = head
         if head.statusCode == 304 && spec.isConditional { return true }
-        guard configuration.acceptableStatusCodes.contains(head.statusCode) else {
+        guard acceptResumedHead(head) else { return false }
+        guard configuration.acceptableStatusCodes.contains(head.statusCode) || (head.statusCode == 206 && resume != nil) else {
             abortError = .http(
                 .httpStatus, "the server answered \(head.statusCode) for \(head.url.absoluteString)",
                 httpStatus: head.statusCode, responseHeaders: head.headers)
@@ -68,7 +69,9 @@ extension Transfer {
             return .failure(CurlErrorMapping.error(for: code, redirected: redirectCount() > 0))
         }
         if response == nil, !acceptHead() { return .failure(abortError ?? .http(.internalError, "no response")) }
-        guard let response else { return .failure(.http(.internalError, "no response")) }
+        guard let last = response else { return .failure(.http(.internalError, "no response")) }
+        // A resumed body reports the response it continues.
+        let response = resume != nil && last.statusCode == 206 ? firstResponse ?? last : last
         if response.statusCode == 304 && spec.isConditional {
             return .success(LoadResult(
                 data: Data(), url: response.url, statusCode: 304, headers: response.headers, notModified: true))

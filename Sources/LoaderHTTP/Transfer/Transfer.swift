@@ -10,6 +10,10 @@ final class Transfer {
 
     let spec: TransferSpec
     let configuration: HTTPLoader.Configuration
+    /// The host whose limits this transfer counts against.
+    let hostKey: HostLimits.Key
+    /// When the transfer was last handed to curl, to tell refusals of old requests from new ones.
+    var startedAt: ContinuousClock.Instant = .now
     var phase: Phase = .queued
     private(set) var tokens: [LoadToken] = []
     /// The highest priority among the callers that joined.
@@ -31,10 +35,18 @@ final class Transfer {
     var abortError: ImageKernelError?
     /// When the last byte arrived (or the transfer started), for the idle timeout.
     var lastActivity: ContinuousClock.Instant = .now
+    /// While resuming a cut body: the bytes held and the validator sent in `If-Range`.
+    var resume: (offset: Int, validator: String)?
+    var resumes = 0
+    /// The head of the first response, which a 206 continues (the result reports it).
+    var firstResponse: HTTPResponse?
+    /// The most bytes reported, so progress never goes back when a body starts over.
+    private var reported: Int64 = 0
 
     init(spec: TransferSpec, configuration: HTTPLoader.Configuration, buffers: BufferPool) {
         self.spec = spec
         self.configuration = configuration
+        self.hostKey = HostLimits.key(for: spec.url)
         self.body = BodyBuffer(pool: buffers)
     }
 
@@ -85,6 +97,8 @@ final class Transfer {
     /// Reports progress (and, to callers that asked, the new chunk) to every caller.
     func reportProgress(chunk: Data?) {
         let received = Int64(body.count)
+        guard received > reported else { return }
+        reported = received
         for token in tokens {
             token.report(LoadProgress(received: received, expected: expected, chunk: token.wantsChunks ? chunk : nil))
         }

@@ -16,10 +16,12 @@ enum Plugins {
         CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder()])
     }
 
-    /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at once.
-    static func loaders(maxConcurrentDownloads: Int = 6) throws -> LoaderRegistry {
+    /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at
+    /// once, at most `perHost` of them to one host.
+    static func loaders(maxConcurrentDownloads: Int = 6, perHost: Int? = nil) throws -> LoaderRegistry {
         var http = HTTPLoader.Configuration()
         http.maxConcurrentDownloads = maxConcurrentDownloads
+        http.maxConcurrentDownloadsPerHost = perHost
         return LoaderRegistry([FileLoader(), try HTTPLoader(configuration: http)])
     }
 
@@ -49,7 +51,8 @@ enum Plugins {
     }
 
     /// A manager over `cache` (memory only by default: `info` and `convert` never touch the disk cache).
-    static func manager(cache: any ImageCache = MemoryCache(), concurrency: Int = 6) throws -> ImageManager {
-        ImageManager(configuration: .init(cache: cache, loaders: try loaders(maxConcurrentDownloads: concurrency), coders: coders()))
+    static func manager(cache: any ImageCache = MemoryCache(), concurrency: Int = 6, perHost: Int? = nil) throws -> ImageManager {
+        ImageManager(configuration: .init(
+            cache: cache, loaders: try loaders(maxConcurrentDownloads: concurrency, perHost: perHost), coders: coders()))
     }
 }
