@@ -6,7 +6,13 @@ import Transformers
 /// The transform-spec parser: any text either parses or gives a typed error. A spec that parses
 /// has a normalised key that parses again to the same key, and is applied to a small image
 /// when its numbers are small.
-let sample = Image(width: 9, height: 7, pixelFormat: .rgba8, pixels: [UInt8](repeating: 0x80, count: 9 * 7 * 4))
+let sample: Image = {
+    do {
+        return try Image(width: 9, height: 7, pixelFormat: .rgba8, pixels: [UInt8](repeating: 0x80, count: 9 * 7 * 4))
+    } catch {
+        fatalError("the sample image: \(error)")
+    }
+}()
 
 func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let text = String(decoding: fuzzInput(start, count), as: UTF8.self)
