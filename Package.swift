@@ -80,7 +80,7 @@ let package = Package(
         // The fault soak (scripts/soak.sh): loads through a misbehaving server; not a product.
         .executableTarget(
             name: "imagekernel-soak",
-            dependencies: ["ImageKernel", "LoaderHTTP", "CacheDisk", "CoderPNG", "CoderJPEG", "HTTPTestServer", "TestData"],
+            dependencies: ["ImageKernel", "ImageKernelConformance", "LoaderHTTP", "CacheDisk", "CoderPNG", "CoderJPEG", "HTTPTestServer", "TestData"],
             swiftSettings: strict
         ),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),

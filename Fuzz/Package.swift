@@ -21,7 +21,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "ImageKernel", path: "..")],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [kernel]),
+        .target(name: "FuzzSupport", dependencies: [kernel, .product(name: "ImageKernelConformance", package: "ImageKernel")]),
         fuzzTarget("fuzz-png", ["CoderPNG"]),
         fuzzTarget("fuzz-jpeg", ["CoderJPEG"]),
         fuzzTarget("fuzz-heif", ["CoderHEIF"]),

@@ -18,4 +18,12 @@ public enum TestData {
     public static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
     /// The bytes of a file given relative to the corpus root.
     public static func data(_ relative: String) throws -> Data { try Data(contentsOf: url(relative)) }
+
+    /// The paths of REFERENCE.tsv's decodable rows (not `ERROR`) whose path passes `include`.
+    public static func referencePaths(_ include: (String) -> Bool) throws -> [String] {
+        let reference = try String(contentsOf: url("REFERENCE.tsv"), encoding: .utf8)
+        return reference.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+            .filter { $0.count > 2 && !$0[0].hasPrefix("#") && $0[1] != "ERROR" && include($0[0]) }
+            .map { $0[0] }
+    }
 }

@@ -5,10 +5,7 @@ import TestData
 /// The origin's images: PNG and JPEG files from the test data that decode, up to 200 KB each.
 enum SoakOrigin {
     static func files() throws -> [(name: String, data: Data)] {
-        let reference = try String(contentsOf: TestData.url("REFERENCE.tsv"), encoding: .utf8)
-        let paths = reference.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
-            .filter { $0.count > 2 && !$0[0].hasPrefix("#") && $0[1] != "ERROR" && ($0[0].hasSuffix(".png") || $0[0].hasSuffix(".jpg")) }
-            .map { $0[0] }
+        let paths = try TestData.referencePaths { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }
         let files = try paths.prefix(60).enumerated().compactMap { index, path -> (String, Data)? in
             let data = try TestData.data(path)
             return data.count <= 200_000 ? ("\(index)-\((path as NSString).lastPathComponent)", data) : nil
@@ -31,18 +28,5 @@ enum SoakReport {
         lines += FaultKind.allCases.map { ("fault_\($0.rawValue)", "\(counts.kinds[$0] ?? 0)") }
         lines += counts.errorCodes.sorted { $0.key < $1.key }.map { ("error_\($0.key)", "\($0.value)") }
         for (name, value) in lines { Swift.print("\(name)\t\(value)") }
-    }
-}
-
-/// A seeded generator (SplitMix64), so a soak with `--seed` draws the same faults again.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ImageKernel
+import ImageKernelConformance
 
 /// One soak run; returns the process's exit status.
 enum SoakRun {
@@ -16,7 +17,7 @@ enum SoakRun {
         let files = try SoakOrigin.files()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ik-soak-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         print("soak: \(Int(seconds)) s, seed \(seed), \(files.count) origin images")
 
         let deadline = ContinuousClock.now + .seconds(seconds)

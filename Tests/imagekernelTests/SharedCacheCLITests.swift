@@ -9,10 +9,7 @@ import Testing
 struct SharedCacheCLITests {
     /// 200 distinct PNG and JPEG files from the test data that the CLI decodes (name → bytes).
     static func originFiles() throws -> [(name: String, data: Data)] {
-        let reference = try String(contentsOf: TestData.url("REFERENCE.tsv"), encoding: .utf8)
-        let paths = reference.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
-            .filter { $0.count > 2 && !$0[0].hasPrefix("#") && $0[1] != "ERROR" && ($0[0].hasSuffix(".png") || $0[0].hasSuffix(".jpg")) }
-            .map { $0[0] }
+        let paths = try TestData.referencePaths { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }
         // Pillow decodes a few files that our coders refuse; keep the first 200 that `info` decodes.
         let info = try CLI.run(["info"] + paths.prefix(260).map { TestData.url($0).path })
         let decodable = Set(info.lines.dropFirst().filter { $0.count > 1 && $0[1] != "error" }.map { $0[0] })

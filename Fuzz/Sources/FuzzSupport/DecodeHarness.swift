@@ -1,5 +1,6 @@
 import Foundation
 import ImageKernel
+import ImageKernelConformance
 
 /// What every decoder target does with one input: a whole decode, a thumbnail decode, and (for
 /// coders that decode progressively) the same bytes fed in chunks of pseudo-random sizes.
@@ -32,7 +33,7 @@ public enum DecodeHarness {
     /// by the input (so a reproducer replays the same chunking), reading every preview.
     static func feedInChunks(_ coder: any ProgressiveImageCoder, _ data: Data) {
         let decoder = coder.makeProgressiveDecoder(options: options())
-        var generator = SplitMix64(seed: UInt64(data.count) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(data.first ?? 0))
+        var generator = SeededRandom(seed: UInt64(data.count) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(data.first ?? 0))
         var offset = data.startIndex
         while offset < data.endIndex {
             let size = 1 + Int(generator.next() % 4096)
@@ -60,19 +61,6 @@ public enum DecodeHarness {
 
     @inline(never)
     static func blackHole(_ value: UInt8) { _ = value }
-}
-
-/// A small deterministic generator (SplitMix64).
-public struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// The input libFuzzer hands a target, as `Data` (copied: the fuzzer owns its buffer).

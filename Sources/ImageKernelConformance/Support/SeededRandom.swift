@@ -1,11 +1,14 @@
 /// A small deterministic generator (SplitMix64), so "random" inputs are the same on every run
-/// and a failure can be reproduced.
-struct SeededRandom: RandomNumberGenerator {
+/// and a failure can be reproduced. Public so that a plugin's own tests, fuzzers and soaks can
+/// draw reproducible inputs the same way.
+public struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// A generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,7 +16,8 @@ struct SeededRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
-    mutating func bytes(_ count: Int) -> [UInt8] {
+    /// `count` random bytes.
+    public mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
     }
 }
