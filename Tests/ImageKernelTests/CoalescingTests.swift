@@ -1,5 +1,5 @@
 import Foundation
-import ImageKernel
+@testable import ImageKernel
 import Testing
 
 /// DESIGN.md rule 9, with Nuke's coalescing cases as the checklist: concurrent loads that would
@@ -24,7 +24,7 @@ struct CoalescingTests {
         let (manager, loader, coder, cache) = setUp()
         let sizes = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<50 { group.addTask { try await manager.image(for: gateURL("a")).image?.width ?? 0 } }
-            #expect(await eventually { loader.started.value == 1 && manager.runningCount == 50 })
+            #expect(await eventually { loader.started.value == 1 && manager.runningCount == 50 && manager.resultSubscriberCount == 50 })
             loader.open()
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
@@ -44,7 +44,7 @@ struct CoalescingTests {
             }
         }
         let asyncCaller = Task { try await manager.image(for: gateURL("a")) }
-        #expect(await eventually { manager.runningCount == 6 && loader.started.value == 1 })
+        #expect(await eventually { manager.runningCount == 6 && loader.started.value == 1 && manager.resultSubscriberCount == 6 })
         loader.open()
         #expect(try await asyncCaller.value.image?.width == 40)
         #expect(await eventually { completions.value == 5 })
@@ -59,7 +59,7 @@ struct CoalescingTests {
         for i in 0..<3 {
             manager.loadImage(with: gateURL("a"), events: { logs[i].append($0) }) { _ in completions.withLock { $0[i] += 1 } }
         }
-        #expect(await eventually { manager.runningCount == 3 && loader.started.value == 1 })
+        #expect(await eventually { manager.runningCount == 3 && loader.started.value == 1 && manager.resultSubscriberCount == 3 })
         loader.open()
         #expect(await eventually { completions.value == [1, 1, 1] })
         try await Task.sleep(for: .milliseconds(20))
@@ -77,7 +77,7 @@ struct CoalescingTests {
         let second = Task { try await manager.image(for: gateURL("a")) }
         let results = Locked<[Result<ImageResult, ImageKernelError>]>([])
         let operation = manager.loadImage(with: gateURL("a")) { result in results.withLock { $0.append(result) } }
-        #expect(await eventually { manager.runningCount == 3 && loader.started.value == 1 })
+        #expect(await eventually { manager.runningCount == 3 && loader.started.value == 1 && manager.resultSubscriberCount == 3 })
         first.cancel()
         operation.cancel()
         do {
@@ -96,7 +96,7 @@ struct CoalescingTests {
     @Test func cancellingTheLastCallerCancelsTheLoadAndANewCallerStartsAgain() async throws {
         let (manager, loader, _, _) = setUp()
         let callers = (0..<3).map { _ in Task { try await manager.image(for: gateURL("a")) } }
-        #expect(await eventually { manager.runningCount == 3 && loader.started.value == 1 })
+        #expect(await eventually { manager.runningCount == 3 && loader.started.value == 1 && manager.resultSubscriberCount == 3 })
         for caller in callers { caller.cancel() }
         for caller in callers { await #expect(throws: ImageKernelError.self) { try await caller.value } }
         loader.open()
@@ -122,7 +122,7 @@ struct CoalescingTests {
     @Test func cancelAllCancelsAsyncCallersToo() async throws {
         let (manager, loader, _, _) = setUp()
         let callers = (0..<3).map { _ in Task { try await manager.image(for: gateURL("a")) } }
-        #expect(await eventually { manager.runningCount == 3 && loader.started.value == 1 })
+        #expect(await eventually { manager.runningCount == 3 && loader.started.value == 1 && manager.resultSubscriberCount == 3 })
         #expect(manager.isRunning)
         manager.cancelAll()
         for caller in callers {
@@ -166,7 +166,7 @@ struct CoalescingTests {
         let (manager, loader, _, _) = setUp()
         loader.failAll(with: ImageKernelError(stage: .load, plugin: "GatedLoader", code: .httpStatus, message: "404", httpStatus: 404))
         let callers = (0..<5).map { _ in Task { try await manager.image(for: gateURL("a")) } }
-        #expect(await eventually { manager.runningCount == 5 && loader.started.value == 1 })
+        #expect(await eventually { manager.runningCount == 5 && loader.started.value == 1 && manager.resultSubscriberCount == 5 })
         loader.open()
         for caller in callers {
             do {
@@ -190,7 +190,8 @@ struct CoalescingTests {
                     group.addTask { (index, try await manager.image(for: gateURL("a"), context: context).image?.width ?? 0) }
                 }
             }
-            #expect(await eventually { manager.runningCount == 12 && loader.started.value == 1 })
+            // Four variants share one download; the gate opens once all four have joined it.
+            #expect(await eventually { manager.runningCount == 12 && loader.started.value == 1 && manager.downloadSubscriberCount == 4 && manager.resultSubscriberCount == 12 })
             loader.open()
             return try await group.reduce(into: [Int: Set<Int>]()) { $0[$1.0, default: []].insert($1.1) }
         }
@@ -208,10 +209,9 @@ struct CoalescingTests {
         let contexts = [thumbnail(10), thumbnail(20), thumbnail(10)]
         try await withThrowingTaskGroup(of: Void.self) { group in
             for context in contexts { group.addTask { _ = try await manager.image(for: gateURL("a"), context: context) } }
-            // Both variants leave the shared query together; the gate stays shut until the first
-            // download has started and the other variant has had time to join it.
-            #expect(await eventually { loader.started.value == 1 })
-            try await Task.sleep(for: .milliseconds(200))
+            // Both variants leave the shared query together; the gate stays shut until both have
+            // joined the download.
+            #expect(await eventually { loader.started.value == 1 && manager.downloadSubscriberCount == 2 && manager.resultSubscriberCount == 3 })
             loader.open()
             try await group.waitForAll()
         }
@@ -225,7 +225,7 @@ struct CoalescingTests {
         let (manager, loader, coder, _) = setUp()
         let plain = Task { try await manager.image(for: gateURL("a")) }
         let memoryOnly = Task { try await manager.image(for: gateURL("a"), options: .cacheMemoryOnly) }
-        #expect(await eventually { manager.runningCount == 2 && loader.started.value == 1 })
+        #expect(await eventually { manager.runningCount == 2 && loader.started.value == 1 && manager.downloadSubscriberCount == 2 && manager.resultSubscriberCount == 2 })
         loader.open()
         _ = try await plain.value
         _ = try await memoryOnly.value
@@ -252,7 +252,7 @@ struct CoalescingTests {
         small.transformer = ClosureTransformer(key: "small") { RawCoder.shrink($0, toFit: PixelSize(width: 4, height: 4)) }
         let plain = Task { try await manager.image(for: gateURL("a")) }
         let shrunk = Task { [small] in try await manager.image(for: gateURL("a"), context: small) }
-        #expect(await eventually { manager.runningCount == 2 && loader.started.value == 1 })
+        #expect(await eventually { manager.runningCount == 2 && loader.started.value == 1 && manager.downloadSubscriberCount == 2 && manager.resultSubscriberCount == 2 })
         loader.open()
         #expect(try await plain.value.image?.width == 40)
         #expect(try await shrunk.value.image?.width == 4)

@@ -152,6 +152,14 @@ public final class ImageManager: Sendable {
     /// The number of loads (`loadImage` operations and `image(for:)` calls) still running.
     public var runningCount: Int { running.withLock { $0.loads.count } }
 
+    /// How many result variants wait on downloads in flight (internal, for tests: a variant has
+    /// joined a shared download once it is counted here).
+    var downloadSubscriberCount: Int { downloads.subscriberCount }
+
+    /// How many callers wait on result work in flight (internal, for tests: a caller shares the
+    /// result of others once it is counted here).
+    var resultSubscriberCount: Int { results.subscriberCount }
+
     private func register(_ load: any CancellableLoad) -> UInt64 {
         running.withLock { state in
             defer { state.nextID += 1 }

@@ -93,6 +93,10 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
 
     init() {}
 
+    /// How many subscribers wait on work in flight, over every key (for tests that must know
+    /// every caller has joined before they let the work finish).
+    var subscriberCount: Int { state.withLock { $0.jobs.values.reduce(0) { $0 + $1.subscribers.count } } }
+
     /// Joins the work running for `key`, or starts `work` for it, and waits for its outcome.
     func value(for key: Key, subscriber: Subscriber<Value, Event>, work: @escaping Work) async throws(ImageKernelError) -> Value {
         let outcome = await withTaskCancellationHandler {
