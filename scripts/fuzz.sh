@@ -6,7 +6,7 @@
 # A crash, a leak, a sanitizer report or a hang (an input over 10 s) fails the run; the reproducer
 # is saved under Fuzz/artifacts/. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 # FUZZ_REPLAY_ONLY="TARGET..." runs those targets on their seeds and regressions only, without
-# mutating (CI does this for fuzz-http-response: see Fuzz/regressions/fuzz-http-response/README.md).
+# mutating (for a target whose finding lies in a C library until the project works around it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}

@@ -9,6 +9,8 @@ import Glibc
 ///   next answer; a long one leaves the client waiting until it gives up).
 /// - `/huge-header/<name>` — a single 1 MiB header line, then the file.
 /// - `/reset/<name>` — announces the file, sends half, and resets the connection (RST, not FIN).
+/// - `/raw/<name>` — the file's bytes are the whole answer (status line and headers included),
+///   then the connection closes.
 extension Connection {
     func faultRoute(_ parts: [String], _ request: RequestHead) -> Next? {
         guard parts.count == 2 else { return nil }
@@ -24,6 +26,10 @@ extension Connection {
             guard let file = server.file(parts[1]) else { return nil }
             let padding = String(repeating: "a", count: 1 << 20)
             return respond(200, headers: [("X-Padding", padding), ("Content-Type", "application/octet-stream")], body: file.data)
+        case "raw":
+            guard let file = server.file(parts[1]) else { return nil }
+            _ = socket.send(file.data)
+            return .close
         case "reset":
             guard let file = server.file(parts[1]) else { return nil }
             _ = socket.send(head(200, [("Content-Length", "\(file.data.count)")]))

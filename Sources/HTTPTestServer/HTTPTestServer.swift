@@ -30,7 +30,7 @@ import ImageKernel
 /// - `/cookie/set/<cookie>?value=v` — sets the cookie; `/cookie/check/<cookie>/<name>` serves the
 ///   file only when the request carries the cookie, else 403.
 /// - `/echo-headers` — the request headers as `name: value` lines, sorted.
-/// - `/wrong-length/<name>?by=N`, `/huge-header/<name>`, `/reset/<name>` — see `faultRoute`.
+/// - `/wrong-length/<name>?by=N`, `/huge-header/<name>`, `/reset/<name>`, `/raw/<name>` — see `faultRoute`.
 public final class HTTPTestServer: Sendable {
     /// The user name `/auth/` accepts.
     public static let user = "tester"
