@@ -2,8 +2,8 @@
 # Builds the DocC documentation of the ImageKernel target (Sources/ImageKernel/ImageKernel.docc and
 # the `///` comments) with swift-docc-plugin into .build/docs/ImageKernel (a .doccarchive; set
 # IMAGEKERNEL_DOCS_OUT to write elsewhere). docc's warnings (broken ``symbol`` links, unknown
-# parameters, curation problems) appear in the log; the last line counts them. The script fails
-# when the build or docc fails, not on warnings: CI reads the count.
+# parameters, curation problems) appear in the log; the last line counts them, with any compiler
+# warning of the ImageKernel build. The script fails when the build or docc fails, not on warnings.
 # Usage: scripts/docs.sh [extra generate-documentation options, e.g. --transform-for-static-hosting]
 set -euo pipefail
 cd "$(dirname "$0")/.."
