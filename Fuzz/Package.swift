@@ -19,7 +19,11 @@ func fuzzTarget(_ name: String, _ products: [String]) -> Target {
 let package = Package(
     name: "ImageKernelFuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "ImageKernel", path: "..")],
+    dependencies: [
+        .package(name: "ImageKernel", path: ".."),
+        // The image proxy's request parsing (its core library, without the HTTP server).
+        .package(name: "ImageKernelExamples", path: "../Examples"),
+    ],
     targets: [
         .target(name: "FuzzSupport", dependencies: [kernel, .product(name: "ImageKernelConformance", package: "ImageKernel")]),
         fuzzTarget("fuzz-png", ["CoderPNG"]),
@@ -31,6 +35,10 @@ let package = Package(
         fuzzTarget("fuzz-disk-entry", ["CacheDisk"]),
         fuzzTarget("fuzz-http-response", ["LoaderHTTP"]),
         fuzzTarget("fuzz-transform-spec", ["Transformers"]),
+        .executableTarget(
+            name: "fuzz-proxy-path",
+            dependencies: ["FuzzSupport", .product(name: "ImageProxyCore", package: "ImageKernelExamples")],
+            path: "Sources/fuzz-proxy-path"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -68,6 +68,11 @@ PY
       printf 'resize:fit:64:48:lanczos3/blur:2/sharpen:1/gray' > "$dir/effects"
       printf 'crop:10:10:4:4/rotate:33:ff000080/flip:h/tint:00ff0040/circle' > "$dir/geometry"
       ;;
+    fuzz-proxy-path)
+      printf '/unsafe/orient/resize:fill:300:200/q:80/plain/http%%3A%%2F%%2F127.0.0.1%%3A8080%%2Fa.jpg@webp' > "$dir/plain"
+      printf '/unsafe/resize:fit:64:64/aHR0cHM6Ly9jZG4uZXhhbXBsZS5jb20vaW1hZ2VzL2NhdC5wbmc.avif' > "$dir/base64"
+      printf '/lGUqI4JvQjcBfombObcTQVe5wwsQtatggfrRKvi_pXg/f:png/plain/http://rebound.example.com/x.png' > "$dir/signed"
+      ;;
   esac
 }
 
@@ -75,13 +80,13 @@ dictionary() {
   case $1 in
     fuzz-png) echo png ;; fuzz-jpeg) echo jpeg ;; fuzz-heif) echo heif ;; fuzz-webp) echo webp ;;
     fuzz-gif) echo gif ;; fuzz-http-response) echo http ;; fuzz-disk-entry) echo disk-entry ;;
-    fuzz-transform-spec) echo transform-spec ;; *) echo "" ;;
+    fuzz-transform-spec) echo transform-spec ;; fuzz-proxy-path) echo proxy-path ;; *) echo "" ;;
   esac
 }
 
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-sniff fuzz-disk-entry fuzz-http-response
-  fuzz-transform-spec)
+  fuzz-transform-spec fuzz-proxy-path)
 status=0
 results=()
 for target in "${targets[@]}"; do

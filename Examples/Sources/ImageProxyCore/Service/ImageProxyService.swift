@@ -31,6 +31,10 @@ public final class ImageProxyService: Sendable {
     let encodable: Set<ImageFormat>
     let logger: Logger
     private let inflight = Mutex<[String: Task<Result<(Rendered, String), ProxyError>, Never>]>([:])
+    /// Paths (with their Accept) already parsed, authorised and allowed → result key, and whether
+    /// the format was negotiated. Cleared when it reaches ``routeLimit`` entries.
+    private let routes = Mutex<[String: (key: String, negotiated: Bool)]>([:])
+    static let routeLimit = 100_000
 
     /// A service for `configuration`.
     /// - Throws: ``ProxyError`` for an allowed origin or shared-cache URL that does not parse.
@@ -103,6 +107,12 @@ public final class ImageProxyService: Sendable {
 
     /// Answers an image request path.
     public func respond(path: String, accept: String?, ifNoneMatch: String?) async -> ProxyResponse {
+        // The hot path: a path (with this Accept) that was parsed, authorised and allowed before
+        // maps straight to its result key; the path alone decides all three, so none is redone.
+        let routeKey = accept.map { path + "\u{0}" + $0 } ?? path
+        if let route = routes.withLock({ $0[routeKey] }), let hit = results.value(forKey: route.key) {
+            return success(hit, cacheType: "memory", negotiated: route.negotiated, ifNoneMatch: ifNoneMatch)
+        }
         do throws(ProxyError) {
             let request = try ProxyRequest.parse(path: path)
             try authorise(request)
@@ -121,7 +131,12 @@ public final class ImageProxyService: Sendable {
                 choice = OutputChoice.negotiate(accept: accept, encodable: encodable)
             }
             let quality = request.quality ?? configuration.defaultQuality
-            let (rendered, cacheType) = try await render(source: request.source, spec: spec, choice: choice, quality: quality)
+            let key = Self.resultKey(source: request.source, spec: spec, choice: choice, quality: quality)
+            routes.withLock { routes in
+                if routes.count >= Self.routeLimit { routes.removeAll(keepingCapacity: true) }
+                routes[routeKey] = (key, request.format == nil)
+            }
+            let (rendered, cacheType) = try await render(key: key, source: request.source, spec: spec, choice: choice, quality: quality)
             return success(rendered, cacheType: cacheType, negotiated: request.format == nil, ifNoneMatch: ifNoneMatch)
         } catch {
             return .error(error)
@@ -166,8 +181,7 @@ public final class ImageProxyService: Sendable {
 
     /// The result for one source, spec, format and quality: from memory, else joined to the render
     /// already running for it, else rendered (from the results on disk, or the source).
-    func render(source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) async throws(ProxyError) -> (Rendered, String) {
-        let key = "\(source.absoluteString)\n\(spec?.key ?? "")\n\(choice.keyPart)\nq\(quality)"
+    func render(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) async throws(ProxyError) -> (Rendered, String) {
         if let hit = results.value(forKey: key) { return (hit, "memory") }
         let task = inflight.withLock { running in
             if let task = running[key] { return task }
@@ -198,6 +212,11 @@ public final class ImageProxyService: Sendable {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// What a result is kept under: the source, the normalised spec, the format choice, the quality.
+    static func resultKey(source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) -> String {
+        "\(source.absoluteString)\n\(spec?.key ?? "")\n\(choice.keyPart)\nq\(quality)"
     }
 
     /// Decodes, orients, transforms and encodes; runs on a render thread.
