@@ -4,15 +4,17 @@ import Foundation
 /// imgproxy's URL signature: HMAC-SHA256 over `salt + path` with `key`, in base64url without
 /// padding, where `path` is everything after `/{signature}` (starting with `/`).
 public struct ProxySigner: Sendable {
-    private let keyBytes: Data  // SymmetricKey is not Sendable in swift-crypto 3; made per use
-    private let salt: Data
+    // Plain arrays: SymmetricKey is not Sendable in swift-crypto 3 (it is made per use), and a
+    // Data kept in a global hides its storage from LeakSanitizer (its pointer carries enum tag bits).
+    private let keyBytes: [UInt8]
+    private let salt: [UInt8]
     private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
 
     /// A signer from hex-encoded key and salt; nil when either is not hex or the key is empty.
     public init?(keyHex: String, saltHex: String) {
         guard let key = Self.bytes(hex: keyHex), !key.isEmpty, let salt = Self.bytes(hex: saltHex) else { return nil }
-        self.keyBytes = key
-        self.salt = salt
+        self.keyBytes = Array(key)
+        self.salt = Array(salt)
     }
 
     /// The signature of `path`.
@@ -27,7 +29,7 @@ public struct ProxySigner: Sendable {
     public func isValid(_ signature: String, for path: String) -> Bool {
         guard let code = ProxyRequest.base64URLDecoded(Substring(signature)), code.count == SHA256.byteCount else { return false }
         var message = salt
-        message.append(Data(path.utf8))
+        message.append(contentsOf: path.utf8)
         return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: message, using: key)
     }
 
