@@ -108,7 +108,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
             },
             logger: Logger(label: "hummingbird", factory: { StreamLogHandler.standardError(label: $0) }).with(level: .warning))
         try await app.runService()
-        service.waitUntilIdle()
+        await service.waitUntilIdle()
     }
 }
 

@@ -83,8 +83,9 @@ extension ImageProxyService {
         }
     }
 
-    /// Lets background disk-cache work finish (for a clean exit).
-    public func waitUntilIdle() {
+    /// Lets results still being written reach the disk (for a clean exit; at most 5 s).
+    public func waitUntilIdle() async {
+        for _ in 0..<500 where pendingStores.withLock({ $0 }) > 0 { try? await Task.sleep(for: .milliseconds(10)) }
         resultDisk?.waitUntilIdle()
         originalDisk?.waitUntilIdle()
     }

@@ -35,6 +35,8 @@ public final class ImageProxyService: Sendable {
     /// the format was negotiated. Cleared when it reaches ``routeLimit`` entries.
     private let routes = Mutex<[String: (key: String, negotiated: Bool)]>([:])
     static let routeLimit = 100_000
+    /// Results being written to disk after their answer.
+    let pendingStores = Mutex(0)
 
     /// A service for `configuration`.
     /// - Throws: ``ProxyError`` for an allowed origin or shared-cache URL that does not parse.
@@ -207,7 +209,14 @@ public final class ImageProxyService: Sendable {
                 try Self.render(data, spec: spec, choice: choice, quality: quality, key: key, coders: coders, encodable: encodable, limits: limits)
             }
             results.set(rendered, forKey: key)
-            await store(rendered, key: key)
+            if resultDisk != nil {
+                // Kept on disk after the answer, not before it: memory has it meanwhile.
+                pendingStores.withLock { $0 += 1 }
+                Task.detached(priority: .utility) {
+                    await self.store(rendered, key: key)
+                    self.pendingStores.withLock { $0 -= 1 }
+                }
+            }
             return .success((rendered, sourceCache))
         } catch {
             return .failure(error)
