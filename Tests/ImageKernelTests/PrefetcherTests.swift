@@ -84,6 +84,60 @@ struct PrefetcherTests {
         #expect(completed.map { $0 == (5, 1) } == true)
     }
 
+    @Test func aSlowReaderHoldsThePrefetchBack() async {
+        let loader = MemoryLoader()
+        for i in 0..<50 { loader.serve("b\(i)", data: RawCoder.data(width: 1, height: 1), delay: .milliseconds(2)) }
+        let prefetcher = ImagePrefetcher(manager: makeManager(loader: loader), maxConcurrentPrefetchCount: 2)
+        var iterator = prefetcher.events(for: (0..<50).map { memURL("b\($0)") }, bufferSize: 2).makeAsyncIterator()
+        var progress = 0
+        if case .progress = await iterator.next() { progress += 1 }
+        // Unread events stop new loads: one read, two buffered, two in flight, one being recorded.
+        #expect(await eventually { loader.requestCount >= 3 })
+        try? await Task.sleep(for: .milliseconds(300))
+        #expect(loader.requestCount <= 6, "\(loader.requestCount) loads started for 1 event read")
+        var completed: (Int, Int)?
+        while let event = await iterator.next() {
+            switch event {
+            case .progress: progress += 1
+            case .completed(let finished, let skipped): completed = (finished, skipped)
+            }
+        }
+        #expect(progress == 50)
+        #expect(completed.map { $0 == (50, 0) } == true)
+        #expect(loader.requestCount == 50)
+    }
+
+    @Test func leavingTheEventsEarlyCancelsThePrefetch() async {
+        let loader = MemoryLoader()
+        for i in 0..<60 { loader.serve("l\(i)", data: RawCoder.data(width: 1, height: 1), delay: .milliseconds(2)) }
+        let prefetcher = ImagePrefetcher(manager: makeManager(loader: loader), maxConcurrentPrefetchCount: 2)
+        var read = 0
+        for await _ in prefetcher.events(for: (0..<60).map { memURL("l\($0)") }, bufferSize: 2) {
+            read += 1
+            if read == 3 { break }
+        }
+        #expect(await eventually { prefetcher.runningTokens.isEmpty }, "the prefetch was cancelled")
+        let started = loader.requestCount
+        try? await Task.sleep(for: .milliseconds(200))
+        #expect(loader.requestCount == started && started < 12, "\(started) loads")
+    }
+
+    @Test func cancellingTheReadingTaskCancelsThePrefetch() async {
+        let loader = MemoryLoader()
+        for i in 0..<40 { loader.serve("t\(i)", data: RawCoder.data(width: 1, height: 1), delay: .milliseconds(50)) }
+        let prefetcher = ImagePrefetcher(manager: makeManager(loader: loader), maxConcurrentPrefetchCount: 2)
+        let reader = Task {
+            var count = 0
+            for await _ in prefetcher.events(for: (0..<40).map { memURL("t\($0)") }) { count += 1 }
+            return count
+        }
+        #expect(await eventually { loader.requestCount >= 2 })
+        reader.cancel()
+        let count = await reader.value
+        #expect(count < 40)
+        #expect(await eventually { prefetcher.runningTokens.isEmpty })
+    }
+
     @Test func runningTokensAreTheCallsStillRunning() async {
         let loader = MemoryLoader()
         for i in 0..<4 { loader.serve("r\(i)", data: RawCoder.data(width: 1, height: 1), delay: .milliseconds(200)) }

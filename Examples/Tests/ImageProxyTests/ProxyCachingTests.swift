@@ -66,6 +66,7 @@ struct ProxyCachingTests {
         #expect(Origin.requests(origin, path: "/large.jpg") == 1)
         let rendered = proxy.log.split(separator: "\n").filter { $0.contains(" origin GET ") }.count
         #expect(rendered <= 100 && rendered >= 1)
+        #expect(proxy.sanitizerReports.isEmpty, "\(proxy.sanitizerReports)")
     }
 
     @Test func resultsSurviveARestartInTheCacheDirectory() async throws {
@@ -108,6 +109,7 @@ struct ProxyFleetTests {
         redis.kill()
         let c = try await HTTP.get(second.url(Paths.plain(origin.url("photo.jpg"), spec: "resize:fit:20:20")))
         #expect(c.status == 200, "without Redis the service loads from the origin")
+        #expect(first.sanitizerReports.isEmpty && second.sanitizerReports.isEmpty, "\(first.sanitizerReports + second.sanitizerReports)")
     }
 }
 

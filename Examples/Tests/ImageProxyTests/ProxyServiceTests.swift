@@ -123,6 +123,7 @@ struct ProxyServiceTests {
             #expect(!(response.json["message"] ?? "").isEmpty)
         }
         #expect(try await HTTP.get(proxy.url("/health")).status == 200, "the service is still up")
+        #expect(proxy.sanitizerReports.isEmpty, "\(proxy.sanitizerReports)")
     }
 
     @Test func aFullRenderQueueAnswers503AndEverythingElseSucceeds() async throws {
@@ -144,6 +145,7 @@ struct ProxyServiceTests {
         #expect(statuses.contains { $0.0 == 200 })
         #expect(statuses.contains { $0.0 == 503 }, "\(statuses)")
         #expect(statuses.filter { $0.0 == 503 }.allSatisfy { $0.1 == "1" }, "503 says when to retry")
+        #expect(proxy.sanitizerReports.isEmpty, "\(proxy.sanitizerReports)")
     }
 }
 

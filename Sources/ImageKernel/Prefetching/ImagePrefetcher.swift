@@ -67,6 +67,17 @@ public final class ImagePrefetcher: Sendable {
         progress: (@Sendable (PrefetchProgress) -> Void)? = nil,
         completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil
     ) -> PrefetchToken where URLs.Element == URL? {
+        start(urls, total: total, options: options, context: context, gate: nil, ended: nil, progress: progress, completion: completion)
+    }
+
+    /// The prefetch loop; `gate`, when given, is awaited before each URL after the first
+    /// `maxConcurrentPrefetchCount` (the backpressure of ``events(contentsOf:total:options:context:bufferSize:)``);
+    /// `ended` runs when the loop is over, completed or cancelled.
+    private func start<URLs: Sequence & Sendable>(
+        _ urls: URLs, total: Int, options: ImageOptions, context: ImageContext, gate: (@Sendable () async -> Void)?,
+        ended: (@Sendable () -> Void)?,
+        progress: (@Sendable (PrefetchProgress) -> Void)?, completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)?
+    ) -> PrefetchToken where URLs.Element == URL? {
         let token = PrefetchToken(total: total, sequence: sequence.withLock { $0 += 1; return $0 })
         tokens.withLock { $0[ObjectIdentifier(token)] = token }
         let loadOptions = self.options.union(options)
@@ -101,52 +112,48 @@ public final class ImagePrefetcher: Sendable {
                     var report = done
                     report.finished = counts.finished
                     token.deliver { progress?(report) }
-                    if more { more = startNext() }
+                    if more, let gate { await gate() }
+                    if more, !Task.isCancelled { more = startNext() }
                 }
             }
             let counts = token.counts
             token.complete { completion?(counts.finished, counts.skipped) }
+            ended?()
             self?.forget(token)
         }
         token.attach(task)
         return token
     }
 
-    /// An `AsyncSequence` of the same events as the callbacks; the last element is
-    /// ``PrefetchEvent/completed(finished:skipped:)``. Ending the iteration early cancels the prefetch.
-    /// Events wait in the stream until the reader takes them, so a reader slower than the loads
-    /// holds a growing backlog; for very long lists use the callbacks, which hold nothing.
+    /// An `AsyncSequence` of the same events as the callbacks, with backpressure: the next URL
+    /// starts only while fewer than `bufferSize` events (default: the load concurrency) wait to
+    /// be read, so a slow reader slows the prefetch instead of holding a backlog. The last element
+    /// is ``PrefetchEvent/completed(finished:skipped:)``; a prefetch cancelled through its token or
+    /// ``cancelPrefetching()`` ends the sequence without it. Ending the iteration early (or
+    /// cancelling the reading task) cancels the prefetch.
     public func events(
-        for urls: [URL?], options: ImageOptions = [], context: ImageContext = ImageContext()
-    ) -> AsyncStream<PrefetchEvent> {
-        AsyncStream { continuation in
-            let token = prefetch(
-                urls, options: options, context: context,
-                progress: { continuation.yield(.progress($0)) },
-                completion: { finished, skipped in
-                    continuation.yield(.completed(finished: finished, skipped: skipped))
-                    continuation.finish()
-                })
-            continuation.onTermination = { _ in token.cancel() }
-        }
+        for urls: [URL?], options: ImageOptions = [], context: ImageContext = ImageContext(), bufferSize: Int? = nil
+    ) -> PrefetchEvents {
+        events(contentsOf: urls, total: urls.count, options: options, context: context, bufferSize: bufferSize)
     }
 
-    /// ``events(for:options:context:)`` for a streamed sequence (see
-    /// ``prefetch(contentsOf:total:options:context:progress:completion:)``). Events wait in the
-    /// stream until read: for millions of URLs the callbacks keep memory flatter.
+    /// ``events(for:options:context:bufferSize:)`` for a streamed sequence (see
+    /// ``prefetch(contentsOf:total:options:context:progress:completion:)``): with the
+    /// backpressure, a list of millions holds at most `bufferSize` events plus the loads in flight.
     public func events<URLs: Sequence & Sendable>(
-        contentsOf urls: URLs, total: Int = -1, options: ImageOptions = [], context: ImageContext = ImageContext()
-    ) -> AsyncStream<PrefetchEvent> where URLs.Element == URL? {
-        AsyncStream { continuation in
-            let token = prefetch(
-                contentsOf: urls, total: total, options: options, context: context,
-                progress: { continuation.yield(.progress($0)) },
-                completion: { finished, skipped in
-                    continuation.yield(.completed(finished: finished, skipped: skipped))
-                    continuation.finish()
-                })
-            continuation.onTermination = { _ in token.cancel() }
-        }
+        contentsOf urls: URLs, total: Int = -1, options: ImageOptions = [], context: ImageContext = ImageContext(), bufferSize: Int? = nil
+    ) -> PrefetchEvents where URLs.Element == URL? {
+        let channel = PrefetchEventChannel(capacity: bufferSize ?? maxConcurrentPrefetchCount)
+        let token = start(
+            urls, total: total, options: options, context: context, gate: { await channel.waitForSpace() },
+            ended: { channel.finish() },
+            progress: { channel.yield(.progress($0)) },
+            completion: { finished, skipped in
+                channel.yield(.completed(finished: finished, skipped: skipped))
+                channel.finish()
+            })
+        channel.onTerminate { token.cancel() }
+        return PrefetchEvents(channel: channel)
     }
 
     /// The tokens of the prefetch calls still running (neither completed nor cancelled), oldest

@@ -53,6 +53,11 @@ final class ProxyProcess: @unchecked Sendable {
     /// The request log so far.
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
+    /// Reports of a sanitizer the proxy was built with (`swift build --sanitize=thread`), if any.
+    var sanitizerReports: [Substring] {
+        log.split(separator: "\n").filter { $0.contains("WARNING: ThreadSanitizer") || $0.contains("ERROR: AddressSanitizer") }
+    }
+
     func stop() {
         lock.lock()
         defer { lock.unlock() }
