@@ -1,12 +1,12 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ImageKernel
 import ImageProxyCore
 import Logging
 import Metrics
 import NIOCore
 import Prometheus
-import Synchronization
 
 /// Routes requests: `/health`, `/metrics`, `/gallery?list=URL`, and every other GET path as an
 /// image request. Logs one line per request (status, milliseconds, cache type) and counts
@@ -15,7 +15,7 @@ final class ProxyRoutes: Sendable {
     let service: ImageProxyService
     let registry: PrometheusCollectorRegistry
     let logger: Logger
-    private let counters = Mutex<[String: Metrics.Counter]>([:])
+    private let counters = Locked<[String: Metrics.Counter]>([:])
     private let renderTimer = Metrics.Timer(label: "imageproxy_response_seconds")
 
     init(service: ImageProxyService, registry: PrometheusCollectorRegistry, logger: Logger) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ImageKernel
 
 /// Encoded results in memory, least recently used out first, bounded by their total bytes.
 final class ResultMemoryCache: Sendable {
@@ -10,7 +10,7 @@ final class ResultMemoryCache: Sendable {
     }
 
     private let limit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A cache holding at most `limit` bytes of results (0 keeps nothing).
     init(limit: Int) { self.limit = limit }

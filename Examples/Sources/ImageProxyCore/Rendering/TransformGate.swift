@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ImageKernel
 
 /// Bounds the renders (decode, transform, encode) running at once, with a bounded queue of
 /// waiters; a render that finds the queue full is refused (503) instead of piling up.
@@ -13,7 +13,7 @@ final class TransformGate: Sendable {
 
     let width: Int
     let queueLimit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "image-proxy.render", attributes: .concurrent)
 
     init(width: Int, queueLimit: Int) {

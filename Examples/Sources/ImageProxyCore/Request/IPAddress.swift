@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ImageKernel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,7 +66,7 @@ struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
 /// Resolves host names with getaddrinfo, keeping answers for a minute.
 final class HostResolver: Sendable {
-    private let cache = Mutex<[String: (addresses: [IPAddress], expires: ContinuousClock.Instant)]>([:])
+    private let cache = Locked<[String: (addresses: [IPAddress], expires: ContinuousClock.Instant)]>([:])
 
     func addresses(of host: String) -> [IPAddress] {
         let now = ContinuousClock.now

@@ -9,7 +9,6 @@ import Foundation
 import ImageKernel
 import LoaderHTTP
 import Logging
-import Synchronization
 import Transformers
 
 /// The image service without its HTTP server: parses, authorises and renders requests.
@@ -30,13 +29,13 @@ public final class ImageProxyService: Sendable {
     let gate: TransformGate
     let encodable: Set<ImageFormat>
     let logger: Logger
-    private let inflight = Mutex<[String: Task<Result<(Rendered, String), ProxyError>, Never>]>([:])
+    private let inflight = Locked<[String: Task<Result<(Rendered, String), ProxyError>, Never>]>([:])
     /// Paths (with their Accept) already parsed, authorised and allowed → result key, and whether
     /// the format was negotiated. Cleared when it reaches ``routeLimit`` entries.
-    private let routes = Mutex<[String: (key: String, negotiated: Bool)]>([:])
+    private let routes = Locked<[String: (key: String, negotiated: Bool)]>([:])
     static let routeLimit = 100_000
     /// Results being written to disk after their answer.
-    let pendingStores = Mutex(0)
+    let pendingStores = Locked(0)
 
     /// A service for `configuration`.
     /// - Throws: ``ProxyError`` for an allowed origin or shared-cache URL that does not parse.
