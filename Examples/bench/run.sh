@@ -12,7 +12,8 @@
 #   --keep      keep the temporary directory (configs, logs, sources, responses)
 #
 # Environment: THUMBOR_PYTHON (default ~/.cache/imagekernel-peers/thumbor/bin/python, made by
-# ../shared/peers/setup.sh), TESTDATA (default ../shared/testdata beside the checkout).
+# ../shared/peers/setup.sh), TESTDATA (default ../shared/testdata beside the checkout),
+# PROXY_ARGS (more image-proxy options, split on spaces).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -69,6 +70,12 @@ if has proxy; then
     swift build -c release --package-path "$root/Examples" --product image-proxy >&2 || die "image-proxy does not build"
   fi
   [[ -x $proxy_bin ]] || die "no image-proxy at $proxy_bin"
+  # one log line per request costs what nginx (access_log off) and thumbor (-l error) do not pay
+  proxy_args=()
+  proxy_help=$("$proxy_bin" --help 2>&1 || true)
+  [[ $proxy_help == *--log-level* ]] && proxy_args+=(--log-level warning)
+  read -r -a extra <<<"${PROXY_ARGS:-}"
+  proxy_args+=("${extra[@]}")
 fi
 
 # ---- processes: every service runs in a session of its own, so it is stopped as one group ----
@@ -219,7 +226,7 @@ EOF
       start thumbor "$thumbor_py" -m thumbor.server -i 127.0.0.1 -p "$port" --processes 2 \
         -c "$dir/thumbor.conf" -l error ;;
     proxy)
-      start proxy "$proxy_bin" --port "$port" --allow-origin "$origin/" --cache-dir "$dir/cache" ;;
+      start proxy "$proxy_bin" --port "$port" --allow-origin "$origin/" --cache-dir "$dir/cache" "${proxy_args[@]}" ;;
   esac
   svc_sid=$started
   wait_http "$svc_base/" "$svc_sid" "$1"
