@@ -3,13 +3,16 @@
 # Not run in CI. See README.md beside this script.
 #
 #   Examples/bench/run.sh [--quick] [--services nginx,thumbor,proxy] [--no-build]
-#                         [--proxy-bin PATH] [--keep]
+#                         [--proxy-bin PATH] [--keep] [--profile perf|callgrind]
 #
 #   --quick     2 s per wrk run and 40 cold sources instead of 10 s and 500 (a smoke test)
 #   --services  which services to measure (default: all three)
 #   --no-build  do not run `swift build` for image-proxy (use the binary as it is)
 #   --proxy-bin the image-proxy binary (default Examples/.build/release/image-proxy)
 #   --keep      keep the temporary directory (configs, logs, sources, responses)
+#   --profile   instead of the benchmark, profile image-proxy's hot path: `perf record -e cpu-clock
+#               -g` during wrk at 64 connections, or image-proxy under callgrind with wrk at 8
+#               connections; prints the top symbols
 #
 # Environment: THUMBOR_PYTHON (default ~/.cache/imagekernel-peers/thumbor/bin/python, made by
 # ../shared/peers/setup.sh), TESTDATA (default ../shared/testdata beside the checkout),
@@ -19,7 +22,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-quick=0 build=1 keep=0
+quick=0 build=1 keep=0 profile=""
 services="nginx,thumbor,proxy"
 proxy_bin="$root/Examples/.build/release/image-proxy"
 while (($#)); do
@@ -29,7 +32,8 @@ while (($#)); do
     --no-build) build=0 ;;
     --proxy-bin) proxy_bin="$2"; shift ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --profile) profile="$2"; shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -37,6 +41,7 @@ done
 has() { [[ ",$services," == *",$1,"* ]]; }
 
 if ((quick)); then hot_secs=2 cold_n=40; else hot_secs=10 cold_n=500; fi
+[[ -n $profile ]] && cold_n=1
 conns_list="1 8 64"
 parallel_list="1 8 64"
 thumbor_py="${THUMBOR_PYTHON:-$HOME/.cache/imagekernel-peers/thumbor/bin/python}"
@@ -298,6 +303,69 @@ cold() { # SERVICE
     log "$(tail -1 "$tsv" | tr '\t' ' ')"
   done
 }
+
+# ---- profile: where image-proxy's time goes on the hot path ----
+demangle() { if command -v swift-demangle >/dev/null; then swift-demangle --simplified; else cat; fi; }
+profile_proxy() {
+  local out="$results/raw/$stamp-profile-$profile"
+  case "$profile" in
+    perf)
+      svc_start proxy
+      local url; url=$(helpers url proxy "$svc_base" "$origin/hot.jpg")
+      for _ in 1 2 3; do curl -s -g -o /dev/null "$url"; done
+      wrk -t 2 -c 64 -d "$((hot_secs + 4))s" --latency "$url" >"$out-wrk.txt" 2>&1 &
+      local wrk_pid=$!
+      sleep 2
+      perf record -e cpu-clock -F 1999 -g -p "$svc_sid" -o "$work/perf.data" -- sleep "$hot_secs" 2>"$work/perf.log" >&2
+      wait "$wrk_pid" || true
+      stop "$svc_sid"
+      perf report -i "$work/perf.data" --no-children --stdio --sort symbol --percent-limit 0.7 -g none 2>/dev/null |
+        demangle >"$out-self.txt"
+      perf report -i "$work/perf.data" --children --stdio --sort symbol --percent-limit 3 -g none 2>/dev/null |
+        demangle >"$out-children.txt"
+      perf report -i "$work/perf.data" --no-children --stdio --sort dso 2>/dev/null >"$out-dso.txt"
+      grep -E 'Requests/sec|99%' "$out-wrk.txt"
+      echo "== by shared object"; grep -E '^ +[0-9]' "$out-dso.txt" | awk 'NR <= 15'
+      echo "== self time, top symbols"; grep -E '^ +[0-9]' "$out-self.txt" | awk 'NR <= 40'
+      echo "== inclusive time (children), top symbols"; grep -E '^ +[0-9]' "$out-children.txt" | awk 'NR <= 40' ;;
+    callgrind)
+      command -v valgrind >/dev/null || die "valgrind is missing"
+      local saved=$proxy_bin
+      local wrapper="$work/proxy-callgrind.sh"
+      printf '#!/bin/sh\nexec valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=%s/callgrind.out.%%p "%s" "$@"\n' "$work" "$saved" >"$wrapper"
+      chmod +x "$wrapper"
+      proxy_bin=$wrapper
+      svc_start proxy
+      proxy_bin=$saved
+      local url; url=$(helpers url proxy "$svc_base" "$origin/hot.jpg")
+      for _ in 1 2 3; do curl -s -g -o /dev/null --max-time 60 "$url"; done
+      # zero the counters after start-up and warm-up, measure the hot path only
+      callgrind_control -z "$svc_sid" >/dev/null 2>&1 || true
+      wrk -t 2 -c 8 -d "$((hot_secs * 2))s" --timeout 10s --latency "$url" >"$out-wrk.txt" 2>&1 || true
+      callgrind_control -d "$svc_sid" >/dev/null 2>&1 || true
+      sleep 1
+      local sid=$svc_sid f
+      stop "$svc_sid"
+      # part 1 is the dump after wrk (counters zeroed after the warm-up); the plain file is start-up to exit
+      f="$work/callgrind.out.$sid.1"
+      [[ -s $f ]] || f="$work/callgrind.out.$sid"
+      grep -E 'Requests/sec|requests in' "$out-wrk.txt"
+      callgrind_annotate --inclusive=no "$f" 2>/dev/null | demangle >"$out-self.txt" || true
+      callgrind_annotate --inclusive=yes "$f" 2>/dev/null | demangle >"$out-inclusive.txt" || true
+      cp "$f" "$out.callgrind.out"
+      awk '/PROGRAM TOTALS/ {gsub(",", "", $1); ir = $1} FILENAME ~ /wrk/ && / requests in / {n = $1}
+        END {if (n) printf "%d requests, %.0f instructions (Ir) per request\n", n, ir / n}' "$out-self.txt" "$out-wrk.txt"
+      sed -n 1,60p "$out-self.txt"; echo; sed -n 1,60p "$out-inclusive.txt" ;;
+    *) die "--profile takes perf or callgrind" ;;
+  esac
+  log "profile written to $out-*.txt"
+}
+if [[ -n $profile ]]; then
+  has proxy || die "--profile needs image-proxy among --services"
+  rm -f "$tsv"
+  profile_proxy
+  exit 0
+fi
 
 has nginx && hot nginx
 has thumbor && hot thumbor
