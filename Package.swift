@@ -21,6 +21,10 @@ let package = Package(
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
+        // Test support for the Examples package's tests: real servers (nginx, redis-server, a
+        // scriptable HTTP server) on 127.0.0.1 and the shared test corpora. Not for applications.
+        .library(name: "HTTPTestServer", targets: ["HTTPTestServer"]),
+        .library(name: "TestData", targets: ["TestData"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Which sources the service may load: an allow-list of URL prefixes, and never loopback,
+/// private, link-local or otherwise internal addresses unless an allowed prefix names such an
+/// address itself (`http://127.0.0.1:8080/`, `http://localhost/`).
+///
+/// A prefix matches by parts, not by text: scheme, host (case-insensitive), port (default ports
+/// filled in) and a path prefix, so `http://cdn.example.com@evil.test/` never passes as
+/// `http://cdn.example.com`. Sources with user info, dot segments or encoded dots are refused.
+/// A host name is resolved and refused when any of its addresses is internal (the same check
+/// runs on every redirect target, which the service follows itself).
+public struct OriginPolicy: Sendable {
+    struct Prefix: Sendable, Equatable {
+        var scheme: String
+        var host: String
+        var port: Int
+        var path: String
+        /// The prefix names an internal address or `localhost` itself.
+        var namesInternalHost: Bool
+    }
+
+    let prefixes: [Prefix]
+    private let resolver: HostResolver
+
+    /// A policy allowing the given URL prefixes (`https://images.example.com/`, `http://127.0.0.1:8080/img/`).
+    /// - Throws: ``ProxyError`` naming the first prefix that is not an absolute http(s) URL.
+    public init(allowedPrefixes: [String]) throws(ProxyError) {
+        var parsed: [Prefix] = []
+        for text in allowedPrefixes {
+            guard let url = URL(string: text), let prefix = Self.parts(of: url) else {
+                throw ProxyError(status: 500, code: "invalid_configuration", message: "\(text) is not an absolute http(s) URL prefix")
+            }
+            parsed.append(prefix)
+        }
+        prefixes = parsed
+        resolver = HostResolver()
+    }
+
+    /// Checks `url` against the allow-list and the address ranges.
+    /// - Throws: ``ProxyError`` 403 `origin_not_allowed`.
+    public func check(_ url: URL) throws(ProxyError) {
+        let shown = String(url.absoluteString.prefix(200))
+        guard url.user == nil, url.password == nil else { throw .originNotAllowed("\(shown): sources with user info are refused") }
+        let rawPath = url.path(percentEncoded: true)
+        let lowered = rawPath.lowercased()
+        guard !rawPath.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }), !lowered.contains("%2e"), !lowered.contains("%2f")
+        else { throw .originNotAllowed("\(shown): dot segments and encoded dots or slashes are refused in source paths") }
+        guard let parts = Self.parts(of: url) else { throw .originNotAllowed("\(shown) is not an absolute http(s) URL") }
+        guard let prefix = prefixes.first(where: { $0.scheme == parts.scheme && $0.host == parts.host && $0.port == parts.port && parts.path.hasPrefix($0.path) })
+        else { throw .originNotAllowed("\(shown) is not under an allowed origin") }
+        if prefix.namesInternalHost { return }
+        if let address = IPAddress(parts.host) {
+            guard !address.isInternal else { throw .originNotAllowed("\(shown): \(parts.host) is an internal address") }
+            return
+        }
+        let addresses = resolver.addresses(of: parts.host)
+        if let address = addresses.first(where: \.isInternal) {
+            throw .originNotAllowed("\(shown): \(parts.host) resolves to the internal address \(address)")
+        }
+    }
+
+    static func parts(of url: URL) -> Prefix? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", var host = url.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.hasSuffix(".") { host.removeLast() }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        var path = url.path(percentEncoded: true)
+        if path.isEmpty { path = "/" }
+        let namesInternal = host == "localhost" || host.hasSuffix(".localhost") || (IPAddress(host)?.isInternal ?? false)
+        return Prefix(scheme: scheme, host: host, port: port, path: path, namesInternalHost: namesInternal)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import ImageKernel
+
+/// A parsed image request path, imgproxy-style:
+///
+/// - `/{signature}/{spec}/plain/{percent-encoded source URL}[@{format}]`
+/// - `/{signature}/{spec}/{base64url source URL}[.{format}]`
+///
+/// `spec` is zero or more transform steps (`orient/resize:fill:300:200/round:12`) mixed with the
+/// options `q:Q` (quality 1–100) and `f:FORMAT` (`jpeg`, `png`, `webp`, `avif`, `heic`, `gif`).
+/// Parsing checks the shape only; the signature, the origin and the spec's steps are checked by
+/// the service.
+public struct ProxyRequest: Sendable, Equatable {
+    /// The first path segment: an HMAC-SHA256 in base64url, or `unsafe`.
+    public var signature: String
+    /// What the signature covers: the path after `/{signature}`, starting with `/`.
+    public var signedPath: String
+    /// The transform steps, in order, without the `q:` and `f:` options.
+    public var steps: [String]
+    /// The quality asked for (`q:Q`), 1–100.
+    public var quality: Int?
+    /// The output format asked for (`f:FORMAT`, `@format` or `.format`), nil to negotiate.
+    public var format: ImageFormat?
+    /// The source image.
+    public var source: URL
+
+    /// Longest path the service reads.
+    public static let maxPathLength = 8192
+
+    public init(signature: String, signedPath: String, steps: [String], quality: Int?, format: ImageFormat?, source: URL) {
+        self.signature = signature
+        self.signedPath = signedPath
+        self.steps = steps
+        self.quality = quality
+        self.format = format
+        self.source = source
+    }
+
+    /// Parses a request path (without the query).
+    /// - Throws: ``ProxyError`` 400 `invalid_path` or `invalid_spec`, 415 for an unknown format.
+    public static func parse(path: String) throws(ProxyError) -> ProxyRequest {
+        guard path.utf8.count <= maxPathLength else { throw .invalidPath("the path is longer than \(maxPathLength) bytes") }
+        guard path.hasPrefix("/") else { throw .invalidPath("the path must start with /") }
+        let body = path.dropFirst()
+        guard let slash = body.firstIndex(of: "/"), slash != body.startIndex else {
+            throw .invalidPath("expected /{signature}/{spec}/plain/{source URL} or /{signature}/{spec}/{base64url source URL}")
+        }
+        let signature = String(body[..<slash])
+        let signedPath = String(body[slash...])
+        let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+
+        var specSegments: [Substring]
+        let source: URL
+        var format: ImageFormat?
+        if let plain = segments.firstIndex(of: "plain") {
+            specSegments = Array(segments[..<plain])
+            var encoded = segments[(plain + 1)...].joined(separator: "/")
+            if let at = encoded.lastIndex(of: "@"), encoded[encoded.index(after: at)...].allSatisfy({ $0.isASCII && $0.isLetter }) {
+                format = try outputFormat(named: String(encoded[encoded.index(after: at)...]))
+                encoded = String(encoded[..<at])
+            }
+            guard let decoded = encoded.removingPercentEncoding else { throw .invalidPath("the source URL has a bad percent-encoding") }
+            source = try sourceURL(decoded)
+        } else {
+            guard let last = segments.last, segments.count >= 1, !last.isEmpty else {
+                throw .invalidPath("the path names no source: expected …/plain/{URL} or …/{base64url URL}")
+            }
+            specSegments = Array(segments.dropLast())
+            var encoded = last
+            if let dot = last.lastIndex(of: ".") {
+                format = try outputFormat(named: String(last[last.index(after: dot)...]))
+                encoded = last[..<dot]
+            }
+            guard let data = base64URLDecoded(encoded), let text = String(data: data, encoding: .utf8) else {
+                throw .invalidPath("the source is neither plain/{URL} nor valid base64url")
+            }
+            source = try sourceURL(text)
+        }
+
+        var steps: [String] = []
+        var quality: Int?
+        for segment in specSegments where !segment.isEmpty {
+            if segment.hasPrefix("q:") || segment.hasPrefix("quality:") {
+                let value = segment[segment.index(after: segment.firstIndex(of: ":")!)...]
+                guard let q = Int(value), (1...100).contains(q) else { throw .invalidSpec("\(segment): quality must be 1…100") }
+                quality = q
+            } else if segment.hasPrefix("f:") || segment.hasPrefix("format:") {
+                let value = segment[segment.index(after: segment.firstIndex(of: ":")!)...]
+                format = try outputFormat(named: String(value))
+            } else {
+                steps.append(String(segment))
+            }
+        }
+        return ProxyRequest(signature: signature, signedPath: signedPath, steps: steps, quality: quality, format: format, source: source)
+    }
+
+    /// The transform spec text: the steps joined by `/` (empty for none).
+    public var specText: String { steps.joined(separator: "/") }
+
+    /// The format a name or extension names, for output.
+    /// - Throws: ``ProxyError`` 415 for a name no format has.
+    public static func outputFormat(named name: String) throws(ProxyError) -> ImageFormat {
+        guard let format = ImageFormat(fileExtension: name) else {
+            throw .unsupportedFormat("\(name.prefix(32)) is not an output format (jpeg, png, webp, avif, heic, gif)")
+        }
+        return format
+    }
+
+    private static func sourceURL(_ text: String) throws(ProxyError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else { throw .invalidPath("the source must be an absolute http or https URL") }
+        return url
+    }
+
+    /// Base64url (RFC 4648 §5) without padding, as imgproxy writes it; padding is accepted too.
+    public static func base64URLDecoded(_ text: Substring) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 = base64.trimmingCharacters(in: CharacterSet(charactersIn: "="))
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+
+    /// Base64url without padding.
+    public static func base64URLEncoded(_ data: some DataProtocol) -> String {
+        Data(data).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+
+/// imgproxy's URL signature: HMAC-SHA256 over `salt + path` with `key`, in base64url without
+/// padding, where `path` is everything after `/{signature}` (starting with `/`).
+public struct ProxySigner: Sendable {
+    private let keyBytes: Data  // SymmetricKey is not Sendable in swift-crypto 3; made per use
+    private let salt: Data
+    private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
+
+    /// A signer from hex-encoded key and salt; nil when either is not hex or the key is empty.
+    public init?(keyHex: String, saltHex: String) {
+        guard let key = Self.bytes(hex: keyHex), !key.isEmpty, let salt = Self.bytes(hex: saltHex) else { return nil }
+        self.keyBytes = key
+        self.salt = salt
+    }
+
+    /// The signature of `path`.
+    public func signature(for path: String) -> String {
+        var hmac = HMAC<SHA256>(key: key)
+        hmac.update(data: salt)
+        hmac.update(data: Data(path.utf8))
+        return ProxyRequest.base64URLEncoded(Data(hmac.finalize()))
+    }
+
+    /// Whether `signature` signs `path` (compared in constant time).
+    public func isValid(_ signature: String, for path: String) -> Bool {
+        guard let code = ProxyRequest.base64URLDecoded(Substring(signature)), code.count == SHA256.byteCount else { return false }
+        var message = salt
+        message.append(Data(path.utf8))
+        return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: message, using: key)
+    }
+
+    static func bytes(hex: String) -> Data? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out = Data(capacity: digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import ImageKernel
+
+extension ImageProxyService {
+    /// Longest list the gallery reads, in bytes, and most images it shows.
+    static let galleryListLimit = 1 << 20
+    static let galleryImageLimit = 1000
+
+    /// `GET /gallery?list=URL`: an HTML page showing every source of the list (one URL per line,
+    /// `#` comments and blank lines skipped; the list itself from an allowed origin) through the
+    /// proxy as 200x200 fills. Its script sets `document.title` to `loaded N/M failed F` once
+    /// every image has loaded or failed.
+    public func gallery(list: String?) async -> ProxyResponse {
+        do throws(ProxyError) {
+            guard let list, let url = URL(string: list), url.scheme != nil else {
+                throw ProxyError.invalidPath("gallery needs ?list= an absolute http(s) URL of a list of image URLs")
+            }
+            try policy.check(url)
+            let data = try await Self.withDeadline(configuration.sourceTimeout, what: list) { [loader] () async throws(ProxyError) -> Data in
+                do throws(ImageKernelError) {
+                    return try await loader.load(ImageRequest(url: url), options: [], context: ImageContext(), progress: { _ in }).data
+                } catch {
+                    throw ProxyError(error)
+                }
+            }
+            guard data.count <= Self.galleryListLimit else { throw ProxyError.tooLarge("the list is larger than \(Self.galleryListLimit) bytes") }
+            let sources = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+                .prefix(Self.galleryImageLimit)
+            let body = Data(galleryHTML(list: list, sources: Array(sources)).utf8)
+            return ProxyResponse(
+                status: 200,
+                headers: [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", "\(body.count)"), ("Cache-Control", "no-store")],
+                body: body)
+        } catch {
+            return .error(error)
+        }
+    }
+
+    func galleryHTML(list: String, sources: [String]) -> String {
+        let images = sources.map { source in
+            let src = path(forSourceText: source, spec: "resize:fill:200:200")
+            return #"<figure><img src="\#(Self.escape(src))" width="200" height="200" alt="\#(Self.escape(source))"><figcaption>\#(Self.escape(source))</figcaption></figure>"#
+        }
+        return """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>loading 0/\(sources.count)</title>
+        <style>
+        body { font: 14px system-ui, sans-serif; margin: 16px; background: #fafafa; }
+        #grid { display: grid; grid-template-columns: repeat(auto-fill, 200px); gap: 12px; }
+        figure { margin: 0; } img { display: block; background: #ddd; }
+        img.failed { outline: 3px solid #c00; }
+        figcaption { width: 200px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; color: #555; font-size: 11px; }
+        </style></head>
+        <body><h1>\(sources.count) images from \(Self.escape(list))</h1>
+        <div id="grid">
+        \(images.joined(separator: "\n"))
+        </div>
+        <script>
+        (function () {
+          const images = Array.from(document.querySelectorAll('#grid img'));
+          const total = images.length;
+          let loaded = 0, failed = 0;
+          function settle(image, ok) {
+            if (image.dataset.settled) return;
+            image.dataset.settled = '1';
+            if (ok) { loaded++; } else { failed++; image.classList.add('failed'); }
+            document.title = (loaded + failed === total ? 'loaded ' : 'loading ') + loaded + '/' + total + (loaded + failed === total ? ' failed ' + failed : '');
+          }
+          images.forEach(function (image) {
+            if (image.complete) { settle(image, image.naturalWidth > 0); return; }
+            image.addEventListener('load', function () { settle(image, image.naturalWidth > 0); });
+            image.addEventListener('error', function () { settle(image, false); });
+          });
+          if (total === 0) document.title = 'loaded 0/0 failed 0';
+        })();
+        </script>
+        </body></html>
+        """
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,86 @@
+import CacheDisk
+import Foundation
+import ImageKernel
+
+extension ImageProxyService {
+    /// The source's bytes through the manager (download shared by every render of the source,
+    /// originals cached), following redirects itself so each hop meets the origin policy, all
+    /// within ``ProxyConfiguration/sourceTimeout``.
+    /// - Returns: the bytes and where they came from (`origin`, `source-memory`, `source-disk`, `source-shared`).
+    func loadSource(_ source: URL) async throws(ProxyError) -> (Data, String) {
+        let manager = self.manager
+        let policy = self.policy
+        let hops = configuration.maxRedirects
+        return try await Self.withDeadline(configuration.sourceTimeout, what: source.absoluteString) { () async throws(ProxyError) -> (Data, String) in
+            var url = source
+            for _ in 0...hops {
+                let result: ImageResult
+                do throws(ImageKernelError) {
+                    result = try await manager.image(for: url, options: [.avoidDecode, .retryFailed])
+                } catch {
+                    guard error.code == .httpStatus, let status = error.httpStatus, [301, 302, 303, 307, 308].contains(status) else {
+                        throw ProxyError(error)
+                    }
+                    guard let location = error.responseHeaders?["location"], let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                        throw ProxyError(status: 502, code: "redirect", message: "the source answered \(status) without a usable Location")
+                    }
+                    do throws(ProxyError) {
+                        try policy.check(next)
+                    } catch {
+                        throw ProxyError.originNotAllowed("the source redirects to a disallowed origin: \(error.message)")
+                    }
+                    url = next
+                    continue
+                }
+                guard let data = result.data else { throw ProxyError(status: 502, code: "no_data", message: "the source gave no bytes") }
+                let from = result.isFromSharedCache ? "source-shared" : result.cacheType == .none ? "origin" : "source-\(result.cacheType.rawValue)"
+                return (data, from)
+            }
+            throw ProxyError(status: 502, code: "redirect", message: "the source redirected more than \(hops) times")
+        }
+    }
+
+    /// Runs `body`, or throws 504 once `limit` has passed (cancelling it).
+    static func withDeadline<T: Sendable>(
+        _ limit: Duration, what: String, _ body: @escaping @Sendable () async throws(ProxyError) -> T
+    ) async throws(ProxyError) -> T {
+        let outcome: Result<T, ProxyError>? = await withTaskGroup(of: Result<T, ProxyError>?.self) { group in
+            group.addTask {
+                do throws(ProxyError) { return .success(try await body()) } catch { return .failure(error) }
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let outcome else { throw .timeout("the source took longer than \(limit): \(what.prefix(200))") }
+        return try outcome.get()
+    }
+
+    /// The encoded result kept on disk under `key`, if any.
+    func storedResult(key: String) async -> Rendered? {
+        guard let resultDisk, let hit = try? await resultDisk.query(key: key, type: .disk), let data = hit.entry.data,
+              let etag = hit.entry.validators?.etag
+        else { return nil }
+        return Rendered(data: data, format: ImageFormat.sniff(data), etag: etag)
+    }
+
+    /// Keeps `rendered` on disk (a failing disk is logged, never an error for the request).
+    func store(_ rendered: Rendered, key: String) async {
+        guard let resultDisk else { return }
+        do {
+            try await resultDisk.store(CacheEntry(data: rendered.data, validators: CacheValidators(etag: rendered.etag)), forKey: key, type: .disk)
+        } catch {
+            logger.warning("result not kept on disk", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Lets background disk-cache work finish (for a clean exit).
+    public func waitUntilIdle() {
+        resultDisk?.waitUntilIdle()
+        originalDisk?.waitUntilIdle()
+    }
+}

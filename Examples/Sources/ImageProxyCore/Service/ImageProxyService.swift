@@ -1,0 +1,236 @@
+import CacheDisk
+import CacheRedis
+import CoderGIF
+import CoderHEIF
+import CoderJPEG
+import CoderPNG
+import CoderWebP
+import Foundation
+import ImageKernel
+import LoaderHTTP
+import Logging
+import Synchronization
+import Transformers
+
+/// The image service without its HTTP server: parses, authorises and renders requests.
+///
+/// One shared ``ImageManager`` loads sources (LoaderHTTP, redirects followed here and checked
+/// against the ``OriginPolicy``; originals cached in memory → disk → the shared Redis tier when
+/// configured). Renders (decode with every registered coder, orient, the transform spec, encode)
+/// are coalesced per result, bounded by a ``TransformGate``, and kept encoded in memory and on disk.
+public final class ImageProxyService: Sendable {
+    public let configuration: ProxyConfiguration
+    /// The manager every source goes through.
+    public let manager: ImageManager
+    let policy: OriginPolicy
+    let loader: HTTPLoader
+    let results: ResultMemoryCache
+    let resultDisk: DiskCache?
+    let originalDisk: DiskCache?
+    let gate: TransformGate
+    let encodable: Set<ImageFormat>
+    let logger: Logger
+    private let inflight = Mutex<[String: Task<Result<(Rendered, String), ProxyError>, Never>]>([:])
+
+    /// A service for `configuration`.
+    /// - Throws: ``ProxyError`` for an allowed origin or shared-cache URL that does not parse.
+    public init(configuration: ProxyConfiguration, logger: Logger = Logger(label: "image-proxy")) throws(ProxyError) {
+        self.configuration = configuration
+        self.logger = logger
+        policy = try OriginPolicy(allowedPrefixes: configuration.allowedOrigins)
+        var http = HTTPLoader.Configuration()
+        http.maxConcurrentDownloads = configuration.maxConcurrentDownloads
+        http.maxRedirects = 0  // followed by the service, so each hop is checked against the policy
+        http.maxBodySize = configuration.maxSourceBytes
+        http.timeout = configuration.sourceTimeout
+        http.adaptsPerHostRate = false
+        do {
+            loader = try HTTPLoader(configuration: http)
+        } catch {
+            throw ProxyError(status: 500, code: "invalid_configuration", message: "LoaderHTTP: \(error)")
+        }
+        let coders = CoderRegistry([JPEGCoder(), PNGCoder(), WebPCoder(), HEIFCoder(), GIFCoder()])
+        encodable = Set([ImageFormat.jpeg, .png, .webp, .avif, .heic, .gif].filter { coders.coder(forEncoding: $0) != nil })
+
+        var lower: [any ImageCache] = []
+        if let url = configuration.sharedCache {
+            do {
+                lower.append(RedisCache(configuration: try RedisCache.Configuration(url: url)))
+            } catch {
+                throw ProxyError(status: 500, code: "invalid_configuration", message: "--shared-cache: \(error.message)")
+            }
+        }
+        let cache: any ImageCache
+        if let directory = configuration.cacheDirectory {
+            let originals = DiskCache(directory: directory.appendingPathComponent("originals"))
+            originalDisk = originals
+            resultDisk = DiskCache(directory: directory.appendingPathComponent("results"))
+            cache = TieredCache(memory: MemoryCache(costLimit: 64 << 20), backing: originals, lowerTiers: lower)
+        } else {
+            originalDisk = nil
+            resultDisk = nil
+            if let shared = lower.first {
+                cache = TieredCache(memory: MemoryCache(costLimit: 64 << 20), backing: shared)
+            } else {
+                cache = MemoryCache(costLimit: 64 << 20)
+            }
+        }
+        manager = ImageManager(configuration: .init(cache: cache, loaders: LoaderRegistry([loader]), coders: coders))
+        results = ResultMemoryCache(limit: configuration.memoryBytes)
+        gate = TransformGate(width: configuration.maxConcurrentTransforms, queueLimit: configuration.maxQueuedTransforms)
+    }
+
+    /// Whether the service runs without a key (signature `unsafe`).
+    public var isUnsafe: Bool { configuration.signer == nil }
+
+    /// The path for a source and spec, signed with the service's key (or `unsafe`): what the
+    /// gallery links to and what clients build.
+    public func path(for source: URL, spec: String, format: ImageFormat? = nil) -> String {
+        path(forSourceText: source.absoluteString, spec: spec, format: format)
+    }
+
+    /// ``path(for:spec:format:)`` for a source given as text.
+    public func path(forSourceText source: String, spec: String, format: ImageFormat? = nil) -> String {
+        let encoded = source.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
+        var rest = spec.isEmpty ? "" : "/" + spec
+        rest += "/plain/" + encoded
+        if let format { rest += "@" + format.rawValue }
+        let signature = configuration.signer?.signature(for: rest) ?? "unsafe"
+        return "/" + signature + rest
+    }
+
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// Answers an image request path.
+    public func respond(path: String, accept: String?, ifNoneMatch: String?) async -> ProxyResponse {
+        do throws(ProxyError) {
+            let request = try ProxyRequest.parse(path: path)
+            try authorise(request)
+            try policy.check(request.source)
+            let spec: TransformSpec?
+            do throws(TransformSpecError) {
+                spec = request.steps.isEmpty ? nil : try TransformSpec(parsing: request.specText, threadLimit: 1)
+            } catch {
+                throw ProxyError.invalidSpec(error.description)
+            }
+            let choice: OutputChoice
+            if let format = request.format {
+                guard encodable.contains(format) else { throw ProxyError.unsupportedFormat("no registered coder encodes \(format)") }
+                choice = .format(format)
+            } else {
+                choice = OutputChoice.negotiate(accept: accept, encodable: encodable)
+            }
+            let quality = request.quality ?? configuration.defaultQuality
+            let (rendered, cacheType) = try await render(source: request.source, spec: spec, choice: choice, quality: quality)
+            return success(rendered, cacheType: cacheType, negotiated: request.format == nil, ifNoneMatch: ifNoneMatch)
+        } catch {
+            return .error(error)
+        }
+    }
+
+    private func authorise(_ request: ProxyRequest) throws(ProxyError) {
+        guard let signer = configuration.signer else {
+            guard request.signature == "unsafe" else { throw .invalidSignature("this service runs without a key and accepts only the signature unsafe") }
+            return
+        }
+        guard signer.isValid(request.signature, for: request.signedPath) else {
+            throw .invalidSignature("the signature does not match the path")
+        }
+    }
+
+    private func success(_ rendered: Rendered, cacheType: String, negotiated: Bool, ifNoneMatch: String?) -> ProxyResponse {
+        var headers: [(name: String, value: String)] = [
+            ("ETag", rendered.etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)"),
+        ]
+        if negotiated { headers.append(("Vary", "Accept")) }
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag: rendered.etag) {
+            return ProxyResponse(status: 304, headers: headers, body: Data(), cacheType: cacheType)
+        }
+        headers.insert(contentsOf: [("Content-Type", rendered.format.mediaType), ("Content-Length", "\(rendered.data.count)")], at: 0)
+        return ProxyResponse(status: 200, headers: headers, body: rendered.data, cacheType: cacheType)
+    }
+
+    /// `If-None-Match` semantics (weak comparison, as RFC 9110 asks for it): `*` or any listed tag.
+    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+        let bare = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
+        for item in ifNoneMatch.split(separator: ",") {
+            var tag = item.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            if tag == bare { return true }
+        }
+        return false
+    }
+
+    // MARK: Rendering
+
+    /// The result for one source, spec, format and quality: from memory, else joined to the render
+    /// already running for it, else rendered (from the results on disk, or the source).
+    func render(source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) async throws(ProxyError) -> (Rendered, String) {
+        let key = "\(source.absoluteString)\n\(spec?.key ?? "")\n\(choice.keyPart)\nq\(quality)"
+        if let hit = results.value(forKey: key) { return (hit, "memory") }
+        let task = inflight.withLock { running in
+            if let task = running[key] { return task }
+            let task = Task { await self.produce(key: key, source: source, spec: spec, choice: choice, quality: quality) }
+            running[key] = task
+            return task
+        }
+        return try await task.value.get()
+    }
+
+    private func produce(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) async -> Result<(Rendered, String), ProxyError> {
+        defer { _ = inflight.withLock { $0.removeValue(forKey: key) } }
+        do throws(ProxyError) {
+            if let stored = await storedResult(key: key) {
+                results.set(stored, forKey: key)
+                return .success((stored, "disk"))
+            }
+            let (data, sourceCache) = try await loadSource(source)
+            let limits = configuration
+            let encodable = self.encodable
+            let coders = manager.coders
+            let rendered = try await gate.run { () throws(ProxyError) -> Rendered in
+                try Self.render(data, spec: spec, choice: choice, quality: quality, key: key, coders: coders, encodable: encodable, limits: limits)
+            }
+            results.set(rendered, forKey: key)
+            await store(rendered, key: key)
+            return .success((rendered, sourceCache))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Decodes, orients, transforms and encodes; runs on a render thread.
+    static func render(
+        _ data: Data, spec: TransformSpec?, choice: OutputChoice, quality: Int, key: String,
+        coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration
+    ) throws(ProxyError) -> Rendered {
+        do throws(ImageKernelError) {
+            let sourceFormat = ImageFormat.sniff(data)
+            let decoded = try coders.decode(data, options: DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true))
+            var image = try OrientTransformer().transform(decoded)
+            if let spec { image = try spec.transform(image) }
+            guard image.width * image.height <= limits.maxOutputPixels else {
+                throw ImageKernelError(stage: .transform, code: .tooLarge, message: "the result would be \(image.width)x\(image.height), more than \(limits.maxOutputPixels) pixels")
+            }
+            let format: ImageFormat
+            switch choice {
+            case .format(let chosen): format = chosen
+            case .source: format = encodable.contains(sourceFormat) ? sourceFormat : (image.pixelFormat.hasAlpha ? .png : .jpeg)
+            }
+            let encoded = try coders.encode(image, as: format, options: EncodeOptions(quality: Double(quality) / 100))
+            guard encoded.count <= limits.maxOutputBytes else {
+                throw ImageKernelError(stage: .encode, code: .tooLarge, message: "the result is \(encoded.count) bytes, more than \(limits.maxOutputBytes)")
+            }
+            return Rendered(data: encoded, format: format, etag: etag(source: data, key: key, format: format))
+        } catch {
+            throw ProxyError(error)
+        }
+    }
+
+    /// A strong validator of the result: a digest of the source's bytes (whatever validators its
+    /// origin sends, the bytes are the strongest) and of what was done to them.
+    static func etag(source: Data, key: String, format: ImageFormat) -> String {
+        "\"" + Digest.base64URL(of: [Digest.bytes(of: source), Data("\n\(key)\n\(format.rawValue)".utf8)]).prefix(27) + "\""
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// What an ``ImageProxyService`` serves and the limits it keeps.
+public struct ProxyConfiguration: Sendable {
+    /// URL prefixes sources must start with (`https://images.example.com/`); see ``OriginPolicy``.
+    public var allowedOrigins: [String]
+    /// The URL signer; nil runs without a key, accepting the signature `unsafe` only.
+    public var signer: ProxySigner?
+    /// Where original sources and encoded results are kept on disk; nil keeps them in memory only.
+    public var cacheDirectory: URL?
+    /// Bytes of encoded results kept in memory.
+    public var memoryBytes: Int = 256 << 20
+    /// A `redis://[:password@]host:port/db` URL: originals are shared with the fleet through it.
+    public var sharedCache: String?
+    /// Largest source, in bytes (413 above).
+    public var maxSourceBytes: Int64 = 32 << 20
+    /// Most pixels a source may have (413 above), checked from its header before it is decoded.
+    public var maxSourcePixels: Int = 60_000_000
+    /// Most pixels a result may have (413 above).
+    public var maxOutputPixels: Int = 36_000_000
+    /// Largest encoded result, in bytes (413 above).
+    public var maxOutputBytes: Int = 32 << 20
+    /// Renders (decode, transform, encode) at once; default: one per core.
+    public var maxConcurrentTransforms: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Renders that may wait for a slot; more are refused with 503.
+    public var maxQueuedTransforms: Int = 128
+    /// Total time a source may take, redirects included (504 after it).
+    public var sourceTimeout: Duration = .seconds(10)
+    /// Redirects followed, each checked against the allow-list.
+    public var maxRedirects: Int = 5
+    /// `Cache-Control: public, max-age=` of results, in seconds.
+    public var maxAge: Int = 30 * 86400
+    /// Quality when the request names none (1–100).
+    public var defaultQuality: Int = 80
+    /// Transfers to origins at once.
+    public var maxConcurrentDownloads: Int = 32
+
+    public init(allowedOrigins: [String]) {
+        self.allowedOrigins = allowedOrigins
+    }
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import ImageProxyCore
+import Logging
+import Metrics
+import Prometheus
+
+/// `image-proxy`: an imgproxy-style image service on Hummingbird.
+@main
+struct ImageProxyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image-proxy",
+        abstract: "An imgproxy-style image service: GET /{signature}/{spec}/plain/{source URL}[@format].")
+
+    @Option(help: "Port to listen on (0 picks a free one; the line 'listening on …' tells which).")
+    var port: Int = 8080
+
+    @Option(help: "Address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(name: .customLong("allow-origin"), parsing: .upToNextOption, help: "URL prefixes sources may start with (one or more; repeatable).")
+    var allowOrigins: [String] = []
+
+    @Option(help: "Keep originals and results on disk in this directory.")
+    var cacheDir: String?
+
+    @Option(help: "The signing key, hex (imgproxy's IMGPROXY_KEY).")
+    var key: String?
+
+    @Option(help: "The signing salt, hex (imgproxy's IMGPROXY_SALT).")
+    var salt: String?
+
+    @Option(help: "Megabytes of encoded results kept in memory.")
+    var memoryMb: Int = 256
+
+    @Option(help: "Share originals with a fleet through Redis: redis://[:password@]host:port/db.")
+    var sharedCache: String?
+
+    @Option(help: "Largest source in megabytes.")
+    var maxSourceMb: Int = 32
+
+    @Option(help: "Most pixels a source may have, in megapixels.")
+    var maxSourceMegapixels: Int = 60
+
+    @Option(help: "Renders at once (default: one per core).")
+    var maxConcurrentTransforms: Int?
+
+    @Option(help: "Renders that may wait; more are answered 503.")
+    var maxQueuedTransforms: Int = 128
+
+    @Option(help: "Seconds a source may take in all, redirects included.")
+    var sourceTimeout: Double = 10
+
+    @Option(help: "Cache-Control max-age of results, in seconds.")
+    var maxAge: Int = 30 * 86400
+
+    @Option(help: "Log level (trace, debug, info, notice, warning, error, critical); info logs one line per request.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        if allowOrigins.isEmpty { throw ValidationError("name at least one --allow-origin URL prefix") }
+        if (key == nil) != (salt == nil) { throw ValidationError("--key and --salt go together") }
+        if let key, let salt, ProxySigner(keyHex: key, saltHex: salt) == nil { throw ValidationError("--key and --salt take hex; the key must not be empty") }
+        if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
+        if memoryMb < 0 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 { throw ValidationError("limits must be positive") }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let logger = Logger(label: "image-proxy")
+
+        var configuration = ProxyConfiguration(allowedOrigins: allowOrigins)
+        configuration.signer = key.flatMap { key in salt.flatMap { ProxySigner(keyHex: key, saltHex: $0) } }
+        configuration.cacheDirectory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        configuration.memoryBytes = memoryMb << 20
+        configuration.sharedCache = sharedCache
+        configuration.maxSourceBytes = Int64(maxSourceMb) << 20
+        configuration.maxSourcePixels = maxSourceMegapixels * 1_000_000
+        if let maxConcurrentTransforms { configuration.maxConcurrentTransforms = maxConcurrentTransforms }
+        configuration.maxQueuedTransforms = maxQueuedTransforms
+        configuration.sourceTimeout = .milliseconds(Int(sourceTimeout * 1000))
+        configuration.maxAge = maxAge
+        let service: ImageProxyService
+        do {
+            service = try ImageProxyService(configuration: configuration, logger: logger)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        if service.isUnsafe {
+            logger.warning("running without --key/--salt: every request must use the signature 'unsafe' and anyone can ask for any transform")
+        }
+        let routes = ProxyRoutes(service: service, registry: registry, logger: logger)
+        let host = self.host
+        let app = Application(
+            responder: CallbackResponder<BasicRequestContext> { request, _ in await routes.respond(to: request) },
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                print("listening on http://\(host):\(channel.localAddress?.port ?? 0)")
+                fflush(nil)
+            },
+            logger: Logger(label: "hummingbird", factory: { StreamLogHandler.standardError(label: $0) }).with(level: .warning))
+        try await app.runService()
+        service.waitUntilIdle()
+    }
+}
+
+extension Logger {
+    func with(level: Logger.Level) -> Logger {
+        var copy = self
+        copy.logLevel = level
+        return copy
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ImageProxyCore
+import Logging
+import Metrics
+import NIOCore
+import Prometheus
+import Synchronization
+
+/// Routes requests: `/health`, `/metrics`, `/gallery?list=URL`, and every other GET path as an
+/// image request. Logs one line per request (status, milliseconds, cache type) and counts
+/// requests by status and cache type.
+final class ProxyRoutes: Sendable {
+    let service: ImageProxyService
+    let registry: PrometheusCollectorRegistry
+    let logger: Logger
+    private let counters = Mutex<[String: Metrics.Counter]>([:])
+    private let renderTimer = Metrics.Timer(label: "imageproxy_response_seconds")
+
+    init(service: ImageProxyService, registry: PrometheusCollectorRegistry, logger: Logger) {
+        self.service = service
+        self.registry = registry
+        self.logger = logger
+    }
+
+    func respond(to request: Request) async -> Response {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let path = request.uri.path
+        let answer: ProxyResponse
+        if request.method != .get && request.method != .head {
+            answer = .error(ProxyError(status: 405, code: "method_not_allowed", message: "only GET and HEAD"))
+        } else {
+            switch path {
+            case "/health":
+                answer = ProxyResponse(status: 200, headers: [("Content-Type", "text/plain"), ("Content-Length", "3")], body: Data("ok\n".utf8))
+            case "/metrics":
+                let text = registry.emitToBuffer()
+                answer = ProxyResponse(
+                    status: 200, headers: [("Content-Type", "text/plain; version=0.0.4"), ("Content-Length", "\(text.count)")], body: Data(text))
+            case "/gallery":
+                answer = await service.gallery(list: request.uri.queryParameters["list"].map(String.init))
+            case "/", "/favicon.ico":
+                answer = .error(ProxyError(status: 404, code: "not_found", message: "image paths look like /{signature}/{spec}/plain/{source URL}"))
+            default:
+                answer = await service.respond(
+                    path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
+            }
+        }
+        let elapsed = clock.now - start
+        count(status: answer.status, cacheType: answer.cacheType)
+        if answer.cacheType != "memory" { renderTimer.recordNanoseconds(elapsed.nanoseconds) }
+        logger.info("\(answer.status) \(String(format: "%.1f", elapsed.milliseconds))ms \(answer.cacheType) \(request.method) \(path.prefix(300))")
+        return Self.response(answer, head: request.method == .head)
+    }
+
+    private func count(status: Int, cacheType: String) {
+        let key = "\(status) \(cacheType)"
+        let counter = counters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = Metrics.Counter(label: "imageproxy_requests_total", dimensions: [("status", "\(status)"), ("cache", cacheType)])
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    static func response(_ answer: ProxyResponse, head: Bool) -> Response {
+        var fields = HTTPFields()
+        for (name, value) in answer.headers {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        guard !head, !answer.body.isEmpty else {
+            return Response(status: .init(code: answer.status), headers: fields)
+        }
+        let buffer = ByteBuffer(bytes: answer.body)
+        return Response(status: .init(code: answer.status), headers: fields, body: ResponseBody(byteBuffer: buffer))
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+    var milliseconds: Double { Double(nanoseconds) / 1e6 }
+}
