@@ -50,7 +50,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]),
+        ], exclude: ["README.md"]),
         .testTarget(name: "ImageProxyTests", dependencies: [
             "ImageProxyCore", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HTTPTestServer", package: "ImageKernel"), .product(name: "TestData", package: "ImageKernel"),

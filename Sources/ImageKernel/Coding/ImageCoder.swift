@@ -7,7 +7,7 @@ import Foundation
 ///   `decode` and `encode` from many tasks at once, on background threads. Keep per-call state
 ///   on the stack; guard any shared state with a lock.
 /// - **Sniff, never guess.** ``canDecode(_:)`` looks only at magic bytes (see
-///   ``ImageFormat/sniff(_:)-swift.type.method``), never at a file name, and is cheap: it runs for
+///   ``ImageFormat/sniff(_:)-(Data)``), never at a file name, and is cheap: it runs for
 ///   every registered coder on every decode.
 /// - **Never crash, never hang.** Corrupt, truncated or hostile input throws an
 ///   ``ImageKernelError`` (stage `.decode`, plugin = ``name``) with a code such as

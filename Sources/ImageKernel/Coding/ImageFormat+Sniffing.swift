@@ -10,12 +10,12 @@ extension ImageFormat {
         data.withUnsafeBytes { sniff(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Identifies the format of encoded bytes; see ``sniff(_:)-swift.type.method``.
+    /// Identifies the format of encoded bytes; see ``sniff(_:)-(Data)``.
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat {
         bytes.withUnsafeBytes { sniff($0) }
     }
 
-    /// Identifies the format of encoded bytes; see ``sniff(_:)-swift.type.method``.
+    /// Identifies the format of encoded bytes; see ``sniff(_:)-(Data)``.
     public static func sniff(_ b: UnsafeRawBufferPointer) -> ImageFormat {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             guard b.count >= offset + magic.count else { return false }

@@ -14,7 +14,7 @@ import Logging
 /// configuration (none by default): once for all the callers of a shared download, never sooner
 /// than the source's ``ImageKernelError/retryAfter``, and not at all once the last caller left.
 ///
-/// Use ``image(for:options:context:events:)`` from async code, or
+/// Use ``image(for:options:context:events:)-(URL?,_,_,_)`` from async code, or
 /// ``loadImage(with:options:context:events:completion:)`` for an operation with callbacks.
 /// Every part is injected; nothing is global.
 public final class ImageManager: Sendable {
@@ -91,7 +91,11 @@ public final class ImageManager: Sendable {
 
     /// Loads the image for `url`; throws ``ImageKernelError`` (code `cancelled` when the calling
     /// task is cancelled).
-    /// - Parameter events: progress, previews and (with `refreshCached`) the cached image.
+    /// - Parameters:
+    ///   - url: The image's URL; nil fails with `invalidURL`.
+    ///   - options: How this load uses the cache and the loader.
+    ///   - context: Per-request overrides of the manager's parts and settings.
+    ///   - events: progress, previews and (with `refreshCached`) the cached image.
     public func image(
         for url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext(),
         events: (@Sendable (ImageLoadEvent) -> Void)? = nil

@@ -8,7 +8,7 @@ import Foundation
 /// skipped (SDWebImagePrefetcher's counting). An empty list completes at once with (0, 0).
 ///
 /// Transient failures are retried (``retryPolicy``, on by default, unlike a single
-/// ``ImageManager/image(for:options:context:events:)``). A list of any length streams: the
+/// ``ImageManager/image(for:options:context:events:)-(URL?,_,_,_)``). A list of any length streams: the
 /// prefetcher reads the next URL only when a load slot frees up and keeps nothing of a URL once
 /// its outcome was reported, so memory stays flat from ten URLs to millions.
 public final class ImagePrefetcher: Sendable {
@@ -32,6 +32,9 @@ public final class ImagePrefetcher: Sendable {
 
     /// Prefetches the URLs.
     /// - Parameters:
+    ///   - urls: the URLs to load; a nil URL fails (and counts as skipped).
+    ///   - options: added to the prefetcher's ``options`` for these loads.
+    ///   - context: the context of every load; its retry policy defaults to ``retryPolicy``.
     ///   - progress: after each URL: (finished so far, total, that URL's outcome).
     ///   - completion: once at the end: (finished, skipped).
     @discardableResult
@@ -51,8 +54,11 @@ public final class ImagePrefetcher: Sendable {
     /// Prefetches the URLs of any sequence, read lazily: the next URL is taken only when a load
     /// slot is free, so a sequence that streams a file of millions of lines is never held whole.
     /// - Parameters:
+    ///   - urls: the URLs to load, read one at a time; a nil URL fails (and counts as skipped).
     ///   - total: the number of URLs when known (reported in ``PrefetchProgress/total`` and
     ///     ``PrefetchToken/total``), else −1.
+    ///   - options: added to the prefetcher's ``options`` for these loads.
+    ///   - context: the context of every load; its retry policy defaults to ``retryPolicy``.
     ///   - progress: after each URL: (finished so far, total, that URL's outcome).
     ///   - completion: once at the end: (finished, skipped). An empty sequence completes with (0, 0).
     @discardableResult

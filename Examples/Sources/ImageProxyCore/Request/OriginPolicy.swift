@@ -20,11 +20,13 @@ public struct OriginPolicy: Sendable {
     }
 
     let prefixes: [Prefix]
-    private let resolver: HostResolver
+    private let resolve: @Sendable (String) -> [IPAddress]
 
     /// A policy allowing the given URL prefixes (`https://images.example.com/`, `http://127.0.0.1:8080/img/`).
+    /// - Parameter resolver: the addresses of a host name, as text; nil resolves with getaddrinfo
+    ///   (answers kept for a minute).
     /// - Throws: ``ProxyError`` naming the first prefix that is not an absolute http(s) URL.
-    public init(allowedPrefixes: [String]) throws(ProxyError) {
+    public init(allowedPrefixes: [String], resolver: (@Sendable (String) -> [String])? = nil) throws(ProxyError) {
         var parsed: [Prefix] = []
         for text in allowedPrefixes {
             guard let url = URL(string: text), let prefix = Self.parts(of: url) else {
@@ -33,7 +35,12 @@ public struct OriginPolicy: Sendable {
             parsed.append(prefix)
         }
         prefixes = parsed
-        resolver = HostResolver()
+        if let resolver {
+            resolve = { host in resolver(host).compactMap(IPAddress.init) }
+        } else {
+            let system = HostResolver()
+            resolve = { host in system.addresses(of: host) }
+        }
     }
 
     /// Checks `url` against the allow-list and the address ranges.
@@ -53,7 +60,7 @@ public struct OriginPolicy: Sendable {
             guard !address.isInternal else { throw .originNotAllowed("\(shown): \(parts.host) is an internal address") }
             return
         }
-        let addresses = resolver.addresses(of: parts.host)
+        let addresses = resolve(parts.host)
         if let address = addresses.first(where: \.isInternal) {
             throw .originNotAllowed("\(shown): \(parts.host) resolves to the internal address \(address)")
         }

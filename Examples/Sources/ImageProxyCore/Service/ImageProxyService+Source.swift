@@ -33,6 +33,11 @@ extension ImageProxyService {
                     continue
                 }
                 guard let data = result.data else { throw ProxyError(status: 502, code: "no_data", message: "the source gave no bytes") }
+                if result.cacheType != .memory, let key = result.cacheKey {
+                    // Byte-only loads are kept on disk by the manager; the bytes stay in its memory
+                    // tier too, so other renders of a popular source need neither disk nor origin.
+                    try? await manager.cache.store(CacheEntry(data: data), forKey: key, type: .memory)
+                }
                 let from = result.isFromSharedCache ? "source-shared" : result.cacheType == .none ? "origin" : "source-\(result.cacheType.rawValue)"
                 return (data, from)
             }

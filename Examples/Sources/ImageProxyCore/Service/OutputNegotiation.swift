@@ -30,7 +30,11 @@ enum OutputChoice: Sendable, Hashable {
         for item in accept.split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard let type = parts.first, !type.isEmpty else { continue }
-            let refused = parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").range(of: #"^q=0(\.0*)?$"#, options: .regularExpression) != nil }
+            let refused = parts.dropFirst().contains { parameter in
+                let compact = parameter.filter { $0 != " " }
+                guard compact.hasPrefix("q="), let q = Double(compact.dropFirst(2)) else { return false }
+                return q <= 0
+            }
             if !refused { types.insert(type) }
         }
         return types

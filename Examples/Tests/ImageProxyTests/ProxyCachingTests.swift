@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTestServer
+import ImageKernel
+import Testing
+
+@Suite("image-proxy negotiation, validators, caching and coalescing", .serialized)
+struct ProxyCachingTests {
+    @Test func acceptChoosesAVIFThenWebPElseTheSourceFormat() async throws {
+        let origin = try Origin.start()
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+        let path = Paths.plain(origin.url("photo.jpg"), spec: "resize:fit:80:80")
+        let cases: [(String?, String)] = [
+            ("image/avif,image/webp,image/apng,image/*,*/*;q=0.8", "image/avif"),  // Chromium's img Accept
+            ("image/webp,*/*", "image/webp"),
+            ("image/avif;q=0,image/webp", "image/webp"),
+            ("*/*", "image/jpeg"),
+            (nil, "image/jpeg"),
+        ]
+        var etags = Set<String>()
+        for (accept, type) in cases {
+            let response = try await HTTP.get(proxy.url(path), headers: accept.map { ["Accept": $0] } ?? [:])
+            #expect(response.status == 200)
+            #expect(response.header("content-type") == type, "Accept: \(accept ?? "none")")
+            #expect(response.header("vary") == "Accept")
+            #expect(ImageFormat.sniff(response.body).mediaTypeForTest == type, "the bytes are what the header says")
+            etags.insert(response.header("etag") ?? "")
+        }
+        #expect(etags.count == 3, "each format has its own ETag")
+        let png = try await HTTP.get(proxy.url(Paths.plain(origin.url("photo.jpg"), spec: "resize:fit:80:80", format: "png")), headers: ["Accept": "image/avif"])
+        #expect(png.header("content-type") == "image/png", "an explicit format wins over Accept")
+        #expect(Origin.requests(origin, path: "/photo.jpg") == 1, "every variant came from one download")
+    }
+
+    @Test func etagAnswers304AndChangesWithTheSpec() async throws {
+        let origin = try Origin.start()
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+        let path = Paths.plain(origin.url("photo.jpg"), spec: "resize:fill:50:50")
+        let first = try await HTTP.get(proxy.url(path))
+        let etag = try #require(first.header("etag"))
+        #expect(!etag.hasPrefix("W/"), "a strong validator")
+        let again = try await HTTP.get(proxy.url(path))
+        #expect(again.header("etag") == etag && again.body == first.body)
+        let notModified = try await HTTP.get(proxy.url(path), headers: ["If-None-Match": "\"other\", \(etag)"])
+        #expect(notModified.status == 304)
+        #expect(notModified.body.isEmpty)
+        #expect(notModified.header("etag") == etag)
+        let stale = try await HTTP.get(proxy.url(path), headers: ["If-None-Match": "\"something-else\""])
+        #expect(stale.status == 200)
+        let other = try await HTTP.get(proxy.url(Paths.plain(origin.url("photo.jpg"), spec: "resize:fill:60:50")))
+        #expect(other.header("etag") != etag)
+        let head = try await HTTP.get(proxy.url(path), method: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty && head.header("etag") == etag)
+    }
+
+    @Test func hundredConcurrentRequestsOfOneUncachedURLMakeOneOriginRequest() async throws {
+        let origin = try Origin.start()
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+        let path = Paths.plain(origin.url("large.jpg"), spec: "orient/resize:fill:300:200/sharpen:1")
+        let responses = try await withThrowingTaskGroup(of: HTTP.Response.self) { group in
+            for _ in 0..<100 { group.addTask { try await HTTP.get(proxy.url(path)) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(responses.count == 100)
+        #expect(responses.allSatisfy { $0.status == 200 }, "\(Set(responses.map(\.status)))")
+        #expect(Set(responses.map(\.body)).count == 1, "every caller got the same bytes")
+        #expect(Origin.requests(origin, path: "/large.jpg") == 1)
+        let rendered = proxy.log.split(separator: "\n").filter { $0.contains(" origin GET ") }.count
+        #expect(rendered <= 100 && rendered >= 1)
+    }
+
+    @Test func resultsSurviveARestartInTheCacheDirectory() async throws {
+        let origin = try Origin.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = Paths.plain(origin.url("photo.heic"), spec: "resize:fit:64:64", format: "webp")
+        var first: HTTP.Response
+        do {
+            let proxy = try ProxyProcess(["--allow-origin", origin.prefix, "--cache-dir", directory.path])
+            first = try await HTTP.get(proxy.url(path))
+            #expect(first.status == 200 && first.header("content-type") == "image/webp")
+            proxy.stop()
+        }
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix, "--cache-dir", directory.path])
+        let second = try await HTTP.get(proxy.url(path))
+        #expect(second.status == 200 && second.body == first.body && second.header("etag") == first.header("etag"))
+        #expect(proxy.log.contains(" disk GET "), "\(proxy.log)")
+        // Another spec of the same source: rendered from the original kept on disk.
+        let variant = try await HTTP.get(proxy.url(Paths.plain(origin.url("photo.heic"), spec: "resize:fit:32:32", format: "png")))
+        #expect(variant.status == 200)
+        #expect(proxy.log.contains(" source-disk GET "), "\(proxy.log)")
+        #expect(Origin.requests(origin, path: "/photo.heic") == 1)
+    }
+}
+
+@Suite("image-proxy fleet: two instances sharing Redis")
+struct ProxyFleetTests {
+    @Test func aSecondInstanceRendersFromTheOriginalTheFirstPutInRedis() async throws {
+        let origin = try Origin.start()
+        let redis = try RedisServer()
+        let first = try ProxyProcess(["--allow-origin", origin.prefix, "--shared-cache", redis.url])
+        let second = try ProxyProcess(["--allow-origin", origin.prefix, "--shared-cache", redis.url])
+        let a = try await HTTP.get(first.url(Paths.plain(origin.url("large.jpg"), spec: "resize:fit:120:120", format: "png")))
+        #expect(a.status == 200)
+        let b = try await HTTP.get(second.url(Paths.plain(origin.url("large.jpg"), spec: "resize:fit:120:120", format: "png")))
+        #expect(b.status == 200 && b.body == a.body && b.header("etag") == a.header("etag"))
+        #expect(second.log.contains(" source-shared GET "), "\(second.log)")
+        #expect(Origin.requests(origin, path: "/large.jpg") == 1, "the second instance never asked the origin")
+        redis.kill()
+        let c = try await HTTP.get(second.url(Paths.plain(origin.url("photo.jpg"), spec: "resize:fit:20:20")))
+        #expect(c.status == 200, "without Redis the service loads from the origin")
+    }
+}
+
+extension ImageFormat {
+    var mediaTypeForTest: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .avif: "image/avif"
+        default: rawValue
+        }
+    }
+}
