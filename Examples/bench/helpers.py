@@ -118,9 +118,6 @@ def cmd_wrk(path):
     print("%s %s %d" % (rps.group(1) if rps else "nan", "%.3f" % to_ms(p99.group(1)) if p99 else "nan", errors))
 
 
-COLS = ["service", "path", "conc", "value", "p99_ms", "peak_rss_mb", "svc_cores", "host_cores", "errors", "bytes"]
-
-
 def cmd_report(tsv):
     rows = []
     header = None
@@ -142,13 +139,28 @@ def cmd_report(tsv):
                     return None
         return None
 
-    print("| service | path | connections / parallel | req/s (hot) or seconds (cold) | p99 ms | peak RSS MB | service cores | host cores | failed | bytes |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| service | path | connections / parallel | req/s (hot) or seconds (cold) | p99 ms | peak RSS MB"
+          " | cores: service | cores: client + origin | cores: other | cores: host | failed | bytes |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    busy = []
     for r in rows:
         unit = "req/s" if r["path"] == "hot" else "s"
-        print("| %s | %s | %s | %s %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["service"], r["path"], r["conc"], r["value"], unit, r["p99_ms"], r["peak_rss_mb"],
-            r["svc_cores"], r["host_cores"], r["errors"], r["bytes"]))
+            r["svc_cores"], r.get("client_cores", "-"), r.get("other_cores", "-"), r["host_cores"],
+            r["errors"], r["bytes"]))
+        try:
+            if float(r.get("other_cores", "0")) > 0.15:
+                busy.append("%s %s %s (%s)" % (r["service"], r["path"], r["conc"], r["other_cores"]))
+        except ValueError:
+            pass
+    print()
+    print("Cores are CPU seconds per second of the run: the service's processes; the load generator"
+          " (wrk or curl) and the origin nginx; anything else on the machine (host - service - client);"
+          " the whole machine (2 cores).")
+    if busy:
+        print()
+        print("WARNING: something else used the CPU during: " + "; ".join(busy) + ". Those figures are disturbed.")
     print()
 
     def ratio(label, a, b, goal=None, fmt="%.2fx"):

@@ -157,6 +157,22 @@ sess_hwm_mb() { # VmHWM summed over the session's processes (forked pages shared
 }
 host_busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; } # user nice system irq softirq steal
 now() { date +%s.%N; }
+# measured SESSION CMD...: runs the load generator CMD, then sets $wall (s) and the cores used
+# over the run by the service ($svc_cores), the load generator and the origin ($client_cores),
+# the whole machine ($host_cores) and whatever else ran on it ($other_cores: should be ~0)
+measured() {
+  local sid=$1; shift
+  local k0 o0 h0 w0 k1 o1 h1 w1 tf="$work/time.out"
+  k0=$(sess_ticks "$sid"); o0=$(sess_ticks "$origin_sid"); h0=$(host_busy); w0=$(now)
+  /usr/bin/time -f '%U %S' -o "$tf" "$@" || true
+  w1=$(now); k1=$(sess_ticks "$sid"); o1=$(sess_ticks "$origin_sid"); h1=$(host_busy)
+  wall=$(awk -v a="$w0" -v b="$w1" 'BEGIN {printf "%.2f", b - a}')
+  svc_cores=$(cores "$k0" "$k1" "$w0" "$w1")
+  host_cores=$(cores "$h0" "$h1" "$w0" "$w1")
+  client_cores=$(awk -v o=$((o1 - o0)) -v clk="$clk" -v a="$w0" -v b="$w1" \
+    'END {printf "%.2f", ($(NF - 1) + $NF + o / clk) / (b - a)}' "$tf")
+  other_cores=$(awk -v h="$host_cores" -v s="$svc_cores" -v c="$client_cores" 'BEGIN {printf "%.2f", h - s - c}')
+}
 cores() { awk -v t0="$1" -v t1="$2" -v w0="$3" -v w1="$4" -v clk="$clk" 'BEGIN {printf "%.2f", (t1 - t0) / clk / (w1 - w0)}'; }
 
 # ---- sources, origin ----
@@ -250,7 +266,7 @@ tsv="$results/bench-$stamp.tsv"
   echo "# $(nproc) cores: $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo); $(uname -sr)"
   echo "# $("$nginx_bin" -v 2>&1); $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2); thumbor $("$thumbor_py" -c 'import thumbor; print(thumbor.__version__)' 2>/dev/null || echo -)"
   echo "# static result.jpg $static_bytes bytes; hot $hot_secs s per wrk run; cold $cold_n sources"
-  printf 'service\tpath\tconc\tvalue\tp99_ms\tpeak_rss_mb\tsvc_cores\thost_cores\terrors\tbytes\n'
+  printf 'service\tpath\tconc\tvalue\tp99_ms\tpeak_rss_mb\tsvc_cores\tclient_cores\tother_cores\thost_cores\terrors\tbytes\n'
 } >"$tsv"
 
 # ---- hot path: one cached URL, wrk ----
@@ -266,15 +282,12 @@ hot() { # SERVICE
     [[ $code == 200 ]] && helpers check "$body" || { log "$service: $url answers $code"; head -c 300 "$body" >&2; die "$service does not serve a 300x200 JPEG"; }
     local bytes; bytes=$(stat -c %s "$body")
     local t=$((c < 2 ? c : 2)) out="$results/raw/$stamp-$service-hot-$c.txt"
-    local k0 h0 w0 k1 h1 w1
-    k0=$(sess_ticks "$svc_sid"); h0=$(host_busy); w0=$(now)
-    wrk -t "$t" -c "$c" -d "${hot_secs}s" --timeout 10s --latency "$url" >"$out" 2>&1 || true
-    w1=$(now); k1=$(sess_ticks "$svc_sid"); h1=$(host_busy)
+    measured "$svc_sid" wrk -t "$t" -c "$c" -d "${hot_secs}s" --timeout 10s --latency "$url" >"$out" 2>&1
     local rss; rss=$(sess_hwm_mb "$svc_sid")
     local rps p99 errs; read -r rps p99 errs < <(helpers wrk "$out")
     stop "$svc_sid"
-    printf '%s\thot\t%s\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\n' "$service" "$c" "$rps" "$p99" "$rss" \
-      "$(cores "$k0" "$k1" "$w0" "$w1")" "$(cores "$h0" "$h1" "$w0" "$w1")" "$errs" "$bytes" >>"$tsv"
+    printf '%s\thot\t%s\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$service" "$c" "$rps" "$p99" "$rss" \
+      "$svc_cores" "$client_cores" "$other_cores" "$host_cores" "$errs" "$bytes" >>"$tsv"
     log "$(tail -1 "$tsv" | tr '\t' ' ')"
   done
 }
@@ -287,19 +300,16 @@ cold() { # SERVICE
     local dir="$work/cold-$service-$n"
     mkdir -p "$dir/out"
     helpers curlcfg "$service" "$svc_base" "$origin" "$dir/out" "$cold_n" >"$dir/urls.cfg"
-    local k0 h0 w0 k1 h1 w1
-    k0=$(sess_ticks "$svc_sid"); h0=$(host_busy); w0=$(now)
-    curl -s -g --parallel --parallel-max "$n" --max-time 120 -K "$dir/urls.cfg" \
-      -w '%{http_code} %{content_type} %{filename_effective}\n' >"$dir/writeout" 2>"$dir/curl.err" || true
-    w1=$(now); k1=$(sess_ticks "$svc_sid"); h1=$(host_busy)
+    measured "$svc_sid" curl -s -g --parallel --parallel-max "$n" --max-time 120 -K "$dir/urls.cfg" \
+      -w '%{http_code} %{content_type} %{filename_effective}\n' \
+      >"$dir/writeout" 2>"$dir/curl.err"
     local rss; rss=$(sess_hwm_mb "$svc_sid")
     stop "$svc_sid"
     local ok failed; read -r ok failed < <(helpers checkcold "$dir/writeout" "$dir/out" "$cold_n")
     cp "$dir/writeout" "$results/raw/$stamp-$service-cold-$n.txt"
     local bytes; bytes=$(du -cb "$dir"/out/*.jpg 2>/dev/null | awk -v n="$ok" 'END {if (n) printf "%.0f", $1 / n; else print 0}')
-    printf '%s\tcold\t%s\t%s\t-\t%s\t%s\t%s\t%s\t%s\n' "$service" "$n" \
-      "$(awk -v a="$w0" -v b="$w1" 'BEGIN {printf "%.2f", b - a}')" "$rss" \
-      "$(cores "$k0" "$k1" "$w0" "$w1")" "$(cores "$h0" "$h1" "$w0" "$w1")" "$failed" "$bytes" >>"$tsv"
+    printf '%s\tcold\t%s\t%s\t-\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$service" "$n" "$wall" "$rss" \
+      "$svc_cores" "$client_cores" "$other_cores" "$host_cores" "$failed" "$bytes" >>"$tsv"
     log "$(tail -1 "$tsv" | tr '\t' ' ')"
   done
 }
