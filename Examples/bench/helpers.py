@@ -115,7 +115,9 @@ def cmd_wrk(path):
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
     if non2xx:
         errors += int(non2xx.group(1))
-    print("%s %s %d" % (rps.group(1) if rps else "nan", "%.3f" % to_ms(p99.group(1)) if p99 else "nan", errors))
+    done = re.search(r"(\d+) requests in", text)
+    print("%s %s %d %s" % (rps.group(1) if rps else "nan", "%.3f" % to_ms(p99.group(1)) if p99 else "nan", errors,
+                           done.group(1) if done else "0"))
 
 
 def cmd_report(tsv):
@@ -130,9 +132,27 @@ def cmd_report(tsv):
             continue
         rows.append(dict(zip(header, f)))
 
+    def cpu_us(r):
+        """Service CPU microseconds per request: CPU seconds used / requests answered."""
+        try:
+            wall = 1 / float(r["value"]) if r["path"] == "hot" else float(r["value"])
+            n = float(r["requests"])
+            total = float(r["svc_cores"]) * (wall * n if r["path"] == "hot" else wall)
+            return total / n * 1e6 if n else None
+        except (KeyError, ValueError, ZeroDivisionError):
+            return None
+
+    def cpu_text(r):
+        v = cpu_us(r)
+        if v is None:
+            return "-"
+        return "%.0f µs" % v if v < 1000 else "%.2f ms" % (v / 1000)
+
     def get(service, path, conc, key="value"):
         for r in rows:
             if r["service"] == service and r["path"] == path and r["conc"] == str(conc):
+                if key == "cpu":
+                    return cpu_us(r)
                 try:
                     return float(r[key])
                 except ValueError:
@@ -140,15 +160,16 @@ def cmd_report(tsv):
         return None
 
     print("| service | path | connections / parallel | req/s (hot) or seconds (cold) | p99 ms | peak RSS MB"
-          " | cores: service | cores: client + origin | cores: other | cores: host | failed | bytes |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          " | cores: service | cores: client + origin | cores: other | cores: host | service CPU per request"
+          " | failed | bytes |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     busy = []
     for r in rows:
         unit = "req/s" if r["path"] == "hot" else "s"
-        print("| %s | %s | %s | %s %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["service"], r["path"], r["conc"], r["value"], unit, r["p99_ms"], r["peak_rss_mb"],
             r["svc_cores"], r.get("client_cores", "-"), r.get("other_cores", "-"), r["host_cores"],
-            r["errors"], r["bytes"]))
+            cpu_text(r), r["errors"], r["bytes"]))
         try:
             if float(r.get("other_cores", "0")) > 0.15:
                 busy.append("%s %s %s (%s)" % (r["service"], r["path"], r["conc"], r["other_cores"]))
@@ -185,6 +206,14 @@ def cmd_report(tsv):
     for c in (1, 8, 64):
         ratio("image-proxy vs thumbor, cold (thumbor s / image-proxy s), %d parallel" % c,
               get("thumbor", "cold", c), get("proxy", "cold", c), (">= 5x", lambda v: v >= 5))
+    print()
+    print("CPU per request (less disturbed by other load than rates; higher = image-proxy cheaper):")
+    for c in (1, 8, 64):
+        ratio("nginx static CPU / image-proxy CPU per request, hot, %d conns" % c, get("nginx", "hot", c, "cpu"), get("proxy", "hot", c, "cpu"))
+    for c in (1, 8, 64):
+        ratio("thumbor CPU / image-proxy CPU per request, hot, %d conns" % c, get("thumbor", "hot", c, "cpu"), get("proxy", "hot", c, "cpu"))
+    for c in (1, 8, 64):
+        ratio("thumbor CPU / image-proxy CPU per image, cold, %d parallel" % c, get("thumbor", "cold", c, "cpu"), get("proxy", "cold", c, "cpu"))
 
 
 def main():
