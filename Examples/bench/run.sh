@@ -3,22 +3,26 @@
 # Not run in CI. See README.md beside this script.
 #
 #   Examples/bench/run.sh [--quick] [--services nginx,thumbor,proxy] [--no-build]
-#                         [--proxy-bin PATH] [--keep] [--profile perf|callgrind] [--wait-idle SECONDS]
+#                         [--proxy-bin PATH] [--keep] [--profile perf|perf-cold|callgrind]
+#                         [--wait-idle SECONDS]
 #
 #   --quick     2 s per wrk run and 40 cold sources instead of 10 s and 500 (a smoke test)
 #   --services  which services to measure (default: all three)
+#   --paths     hot, cold or hot,cold (the default)
 #   --no-build  do not run `swift build` for image-proxy (use the binary as it is)
 #   --proxy-bin the image-proxy binary (default Examples/.build/release/image-proxy)
 #   --keep      keep the temporary directory (configs, logs, sources, responses)
-#   --profile   instead of the benchmark, profile image-proxy's hot path: `perf record -e cpu-clock
-#               -g` during wrk at 64 connections, or image-proxy under callgrind with wrk at 8
-#               connections; prints the top symbols
+#   --profile   instead of the benchmark, profile image-proxy: perf (`perf record -e cpu-clock -g`
+#               during wrk at 64 connections on the hot URL), perf-cold (the same during the cold
+#               run at 8 parallel) or callgrind (image-proxy under callgrind, wrk at 8 connections);
+#               prints the top symbols
 #   --wait-idle before each run, wait up to SECONDS for the rest of the machine to be idle
 #               (other processes below 0.1 core over 2 s); on a shared machine
 #
 # Environment: THUMBOR_PYTHON (default ~/.cache/imagekernel-peers/thumbor/bin/python, made by
 # ../shared/peers/setup.sh), TESTDATA (default ../shared/testdata beside the checkout),
-# PROXY_ARGS (more image-proxy options, split on spaces).
+# PROXY_ARGS (more image-proxy options, split on spaces), TMPDIR (where the sources, caches and
+# result storages go; TMPDIR=/dev/shm keeps the file system out of the cold figures).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,17 +30,19 @@ root=$(cd "$here/../.." && pwd)
 
 quick=0 build=1 keep=0 profile="" idle_wait=0
 services="nginx,thumbor,proxy"
+paths="hot,cold"
 proxy_bin="$root/Examples/.build/release/image-proxy"
 while (($#)); do
   case "$1" in
     --quick) quick=1 ;;
     --services) services="$2"; shift ;;
+    --paths) paths="$2"; shift ;;
     --no-build) build=0 ;;
     --proxy-bin) proxy_bin="$2"; shift ;;
     --keep) keep=1 ;;
     --profile) profile="$2"; shift ;;
     --wait-idle) idle_wait="$2"; shift ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -44,7 +50,7 @@ done
 has() { [[ ",$services," == *",$1,"* ]]; }
 
 if ((quick)); then hot_secs=2 cold_n=40; else hot_secs=10 cold_n=500; fi
-[[ -n $profile ]] && cold_n=1
+[[ $profile == perf || $profile == callgrind ]] && cold_n=1
 conns_list="1 8 64"
 parallel_list="1 8 64"
 thumbor_py="${THUMBOR_PYTHON:-$HOME/.cache/imagekernel-peers/thumbor/bin/python}"
@@ -282,7 +288,7 @@ tsv="$results/bench-$stamp.tsv"
   echo "# image-proxy benchmark $stamp$( ((quick)) && echo ' (--quick)'), $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo "# $(nproc) cores: $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo); $(uname -sr)"
   echo "# $("$nginx_bin" -v 2>&1); $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2); thumbor $("$thumbor_py" -c 'import thumbor; print(thumbor.__version__)' 2>/dev/null || echo -)"
-  echo "# static result.jpg $static_bytes bytes; hot $hot_secs s per wrk run; cold $cold_n sources"
+  echo "# static result.jpg $static_bytes bytes; hot $hot_secs s per wrk run; cold $cold_n sources; caches in $work ($(df --output=fstype "$work" | tail -1))"
   printf 'service\tpath\tconc\tvalue\tp99_ms\tpeak_rss_mb\tsvc_cores\tclient_cores\tother_cores\thost_cores\terrors\tbytes\trequests\n'
 } >"$tsv"
 
@@ -345,7 +351,7 @@ profile_proxy() {
       wrk -t 2 -c 64 -d "$((hot_secs + 4))s" --latency "$url" >"$out-wrk.txt" 2>&1 &
       local wrk_pid=$!
       sleep 2
-      perf record -e cpu-clock -F 1999 -g -p "$svc_sid" -o "$work/perf.data" -- sleep "$hot_secs" 2>"$work/perf.log" >&2
+      perf record -e cpu-clock -c 500000 -g -p "$svc_sid" -o "$work/perf.data" -- sleep "$hot_secs" 2>"$work/perf.log" >&2
       wait "$wrk_pid" || true
       stop "$svc_sid"
       perf report -i "$work/perf.data" --no-children --stdio --sort symbol --percent-limit 0.7 -g none 2>/dev/null |
@@ -353,10 +359,37 @@ profile_proxy() {
       perf report -i "$work/perf.data" --children --stdio --sort symbol --percent-limit 3 -g none 2>/dev/null |
         demangle >"$out-children.txt"
       perf report -i "$work/perf.data" --no-children --stdio --sort dso 2>/dev/null >"$out-dso.txt"
+      local rps; rps=$(awk '/Requests\/sec/ {print $2}' "$out-wrk.txt")
+      perf script -i "$work/perf.data" 2>/dev/null | demangle |
+        python3 "$here/perf_summary.py" hot "$(awk -v r="$rps" -v s="$hot_secs" 'BEGIN {print r * s}')" 500 >"$out-summary.txt" || true
       grep -E 'Requests/sec|99%' "$out-wrk.txt"
       echo "== by shared object"; grep -E '^ +[0-9]' "$out-dso.txt" | awk 'NR <= 15'
       echo "== self time, top symbols"; grep -E '^ +[0-9]' "$out-self.txt" | awk 'NR <= 40'
-      echo "== inclusive time (children), top symbols"; grep -E '^ +[0-9]' "$out-children.txt" | awk 'NR <= 40' ;;
+      echo "== inclusive time (children), top symbols"; grep -E '^ +[0-9]' "$out-children.txt" | awk 'NR <= 40'
+      cat "$out-summary.txt" ;;
+    perf-cold)
+      svc_start proxy
+      mkdir -p "$work/cold-profile/out"
+      helpers curlcfg proxy "$svc_base" "$origin" "$work/cold-profile/out" "$cold_n" >"$work/cold-profile/urls.cfg"
+      perf record -e cpu-clock -c 500000 -g -p "$svc_sid" -o "$work/perf.data" 2>"$work/perf.log" >&2 &
+      local perf_pid=$!
+      sleep 1
+      measured "$svc_sid" curl -s -g --parallel --parallel-max 8 --max-time 120 -K "$work/cold-profile/urls.cfg" \
+        -w '%{http_code}\n' >"$work/cold-profile/writeout" 2>"$work/cold-profile/curl.err"
+      kill -INT "$perf_pid"; wait "$perf_pid" || true
+      stop "$svc_sid"
+      echo "cold, $cold_n sources, 8 parallel: $wall s, service $svc_cores cores, other $other_cores; answers: $(sort "$work/cold-profile/writeout" | uniq -c | tr '\n' ' ')"
+      perf report -i "$work/perf.data" --no-children --stdio --sort symbol --percent-limit 0.5 -g none 2>/dev/null |
+        demangle >"$out-self.txt"
+      perf report -i "$work/perf.data" --children --stdio --sort symbol --percent-limit 2 -g none 2>/dev/null |
+        demangle >"$out-children.txt"
+      perf report -i "$work/perf.data" --no-children --stdio --sort dso 2>/dev/null >"$out-dso.txt"
+      echo "== by shared object"; grep -E '^ +[0-9]' "$out-dso.txt" | awk 'NR <= 15'
+      echo "== self time, top symbols"; grep -E '^ +[0-9]' "$out-self.txt" | awk 'NR <= 45'
+      echo "== inclusive time (children), top symbols"; grep -E '^ +[0-9]' "$out-children.txt" | awk 'NR <= 60'
+      perf script -i "$work/perf.data" 2>/dev/null | demangle |
+        python3 "$here/perf_summary.py" cold "$cold_n" 500 >"$out-summary.txt" || true
+      cat "$out-summary.txt" ;;
     callgrind)
       command -v valgrind >/dev/null || die "valgrind is missing"
       local saved=$proxy_bin
@@ -385,7 +418,7 @@ profile_proxy() {
       awk '/PROGRAM TOTALS/ {gsub(",", "", $1); ir = $1} FILENAME ~ /wrk/ && / requests in / {n = $1}
         END {if (n) printf "%d requests, %.0f instructions (Ir) per request\n", n, ir / n}' "$out-self.txt" "$out-wrk.txt"
       sed -n 1,60p "$out-self.txt"; echo; sed -n 1,60p "$out-inclusive.txt" ;;
-    *) die "--profile takes perf or callgrind" ;;
+    *) die "--profile takes perf, perf-cold or callgrind" ;;
   esac
   log "profile written to $out-*.txt"
 }
@@ -396,11 +429,16 @@ if [[ -n $profile ]]; then
   exit 0
 fi
 
-has nginx && hot nginx
-has thumbor && hot thumbor
-has proxy && hot proxy
-has thumbor && cold thumbor
-has proxy && cold proxy
+on() { [[ ",$paths," == *",$1,"* ]]; }
+if on hot; then
+  has nginx && hot nginx
+  has thumbor && hot thumbor
+  has proxy && hot proxy
+fi
+if on cold; then
+  has thumbor && cold thumbor
+  has proxy && cold proxy
+fi
 
 md="${tsv%.tsv}.md"
 {
