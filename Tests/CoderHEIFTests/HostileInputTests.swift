@@ -25,6 +25,19 @@ struct HostileInputTests {
         }
     }
 
+    /// fuzz-heif's find: an `ispe` whose sides multiply past Int.max was refused, and then the
+    /// error's message multiplied them again and trapped.
+    @Test func anIspeWhoseAreaOverflowsIsAPixelLimitError() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/fuzz-heif/ispe-area-overflow.heic")
+        let data = try Data(contentsOf: file)
+        #expect {
+            _ = try HEIFCoder().decode(data, options: DecodeOptions())
+        } throws: { error in
+            (error as? ImageKernelError)?.code == .pixelLimitExceeded && "\(error)".contains("more than")
+        }
+    }
+
     @Test("every prefix of ten files gives a typed error or an image", arguments: Fixtures.smallestDecodable)
     func everyPrefix(_ path: String) throws {
         let data = try TestData.data(path)

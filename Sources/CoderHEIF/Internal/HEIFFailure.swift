@@ -40,8 +40,10 @@ enum HEIFFailure {
     }
 
     static func pixelLimit(_ what: String, width: Int, height: Int, limit: Int, coder: String) -> ImageKernelError {
-        ImageKernelError(
+        // Declared sides come from the file (32-bit each): their product may not fit in an Int.
+        let (area, overflow) = width.multipliedReportingOverflow(by: height)
+        return ImageKernelError(
             stage: .decode, plugin: coder, code: .pixelLimitExceeded,
-            message: "the HEIF \(what) is \(width)x\(height) (\(width * height) pixels), over the pixel limit of \(limit)")
+            message: "the HEIF \(what) is \(width)x\(height) (\(overflow ? "more than \(Int.max)" : "\(area)") pixels), over the pixel limit of \(limit)")
     }
 }
