@@ -196,7 +196,7 @@ public struct PrefetchProgress: Sendable {
     }
 }
 
-/// An element of ``ImagePrefetcher/events(for:options:context:)``.
+/// An element of ``ImagePrefetcher/events(for:options:context:bufferSize:)``.
 public enum PrefetchEvent: Sendable {
     case progress(PrefetchProgress)
     case completed(finished: Int, skipped: Int)
