@@ -19,6 +19,9 @@ echo "== building the fuzz targets" >&2
 swift build --package-path Fuzz "${flags[@]}" >&2
 bin=$(swift build --package-path Fuzz "${flags[@]}" --show-bin-path)
 testdata=${IMAGEKERNEL_TESTDATA:-../shared/testdata}
+# Leaks are failures, except those the suppressions file names (each with its reason: leaks inside
+# C libraries we cannot free, such as libdav1d's on malformed AV1 data).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p Fuzz/artifacts
