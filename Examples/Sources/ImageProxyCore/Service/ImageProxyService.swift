@@ -31,9 +31,10 @@ public final class ImageProxyService: Sendable {
     let logger: Logger
     private let inflight = Locked<[String: Task<Result<(Rendered, String), ProxyError>, Never>]>([:])
     /// Paths (with their Accept) already parsed, authorised and allowed → result key, and whether
-    /// the format was negotiated. Cleared when it reaches ``routeLimit`` entries.
-    private let routes = Locked<[String: (key: String, negotiated: Bool)]>([:])
-    static let routeLimit = 100_000
+    /// the format was negotiated. Cleared when its paths and keys would pass ``routeBytesLimit``
+    /// (paths are up to 8 KB each, so a count alone would not bound it).
+    private let routes = Locked<(map: [String: (key: String, negotiated: Bool)], bytes: Int)>(([:], 0))
+    static let routeBytesLimit = 16 << 20
     /// Results being written to disk after their answer.
     let pendingStores = Locked(0)
 
@@ -111,7 +112,7 @@ public final class ImageProxyService: Sendable {
         // The hot path: a path (with this Accept) that was parsed, authorised and allowed before
         // maps straight to its result key; the path alone decides all three, so none is redone.
         let routeKey = accept.map { path + "\u{0}" + $0 } ?? path
-        if let route = routes.withLock({ $0[routeKey] }), let hit = results.value(forKey: route.key) {
+        if let route = routes.withLock({ $0.map[routeKey] }), let hit = results.value(forKey: route.key) {
             return success(hit, cacheType: "memory", negotiated: route.negotiated, ifNoneMatch: ifNoneMatch)
         }
         do throws(ProxyError) {
@@ -134,8 +135,12 @@ public final class ImageProxyService: Sendable {
             let quality = request.quality ?? configuration.defaultQuality
             let key = Self.resultKey(source: request.source, spec: spec, choice: choice, quality: quality)
             routes.withLock { routes in
-                if routes.count >= Self.routeLimit { routes.removeAll(keepingCapacity: true) }
-                routes[routeKey] = (key, request.format == nil)
+                let cost = routeKey.utf8.count + key.utf8.count
+                if routes.bytes + cost > Self.routeBytesLimit {
+                    routes.map.removeAll(keepingCapacity: true)
+                    routes.bytes = 0
+                }
+                if routes.map.updateValue((key, request.format == nil), forKey: routeKey) == nil { routes.bytes += cost }
             }
             let (rendered, cacheType) = try await render(key: key, source: request.source, spec: spec, choice: choice, quality: quality)
             return success(rendered, cacheType: cacheType, negotiated: request.format == nil, ifNoneMatch: ifNoneMatch)
