@@ -5,7 +5,9 @@
 # New corpus entries go to a temporary directory; FUZZ_KEEP_CORPUS=1 keeps them in Fuzz/corpus/.
 # A crash, a leak, a sanitizer report or a hang (an input over 10 s) fails the run; the reproducer
 # is saved under Fuzz/artifacts/. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
-# FUZZ_REPLAY_ONLY="TARGET..." runs those targets on their seeds and regressions only, without
+# FUZZ_SEED=N fixes libFuzzer's random seed (CI sets it, so a run explores the same inputs for the
+# same code instead of failing on whatever a random walk meets first; longer local runs leave it
+# random to search wider). FUZZ_REPLAY_ONLY="TARGET..." runs those targets on their seeds and regressions only, without
 # mutating (for a target whose finding lies in a C library until the project works around it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -101,6 +103,7 @@ for target in "${targets[@]}"; do
   make_seeds "$seeds"
   args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1
     -artifact_prefix="Fuzz/artifacts/$target-")
+  [ -n "${FUZZ_SEED:-}" ] && args+=(-seed="$FUZZ_SEED")
   mode=fuzzed
   if [[ " ${FUZZ_REPLAY_ONLY:-} " == *" $target "* ]]; then args+=(-runs=0); mode=replayed; fi
   dict=$(dictionary "$target")
