@@ -17,6 +17,11 @@ import ImageKernel
 ///   background trim: expired entries first, then the oldest until the total is at most half the
 ///   limit. A store never scans the directory. ``clean()`` does the same on demand after a full
 ///   rescan.
+/// - **Memory does not grow without bound.** The index costs about 200 bytes per entry and holds
+///   at most ``Configuration/maxIndexedEntries``. Past that the cache runs without one: the total
+///   size comes from the ledger, and each trim streams the directory, keeping only the oldest
+///   16,384 entries it meets as candidates, so memory stays the same for a million entries or
+///   ten. ``count()`` and ``totalSize()`` then scan.
 /// - **Several processes** may share a directory: they share the total size through a small
 ///   ledger file, an index that disagrees with the directory is rebuilt before trimming, and a
 ///   file that vanishes under a reader is a miss.
@@ -65,7 +70,7 @@ public final class DiskCache: ImageCache, Sendable {
         directoryPath = Self.normalized(configuration.directory)
         readOnlyPaths = configuration.additionalReadOnlyPaths.map(Self.normalized)
         _ = POSIX.makeDirectories(directoryPath)
-        var initial = CacheState()
+        var initial = CacheState(maxIndexed: configuration.maxIndexedEntries)
         initial.ledger = Ledger(directory: directoryPath)
         state = Locked(initial)
         maintenance.async { self.rescan() }
@@ -138,18 +143,26 @@ public final class DiskCache: ImageCache, Sendable {
         maintenance.sync { settle() }
     }
 
-    /// The index's entry count after rescanning a stale or unbuilt index. On `maintenance` only.
-    func freshIndexCount() -> Int { withFreshIndex { $0.index.count } }
+    /// The entry count, from the index after rescanning a stale or unbuilt one, or without an
+    /// index from a fresh scan. On `maintenance` only.
+    func freshIndexCount() -> Int { freshCounts().count }
 
-    /// The index's total size after rescanning a stale or unbuilt index. On `maintenance` only.
-    func freshIndexTotalSize() -> Int { withFreshIndex { $0.index.totalSize } }
+    /// The total size, like ``freshIndexCount()``. On `maintenance` only.
+    func freshIndexTotalSize() -> Int { freshCounts().totalSize }
 
-    private func withFreshIndex<T>(_ body: (CacheState) -> T) -> T {
-        let needsScan = state.withLock { state -> Bool in
-            state.flush()
-            return state.isStale || !state.isBuilt
+    private func freshCounts() -> (count: Int, totalSize: Int) {
+        while true {
+            let needsScan = state.withLock { state -> Bool in
+                state.flush()
+                return state.isStale || !state.isBuilt || !state.isIndexed
+            }
+            let summary = needsScan ? rescan() : nil
+            let counts = state.withLock { state -> (count: Int, totalSize: Int)? in
+                if state.isIndexed { return (state.index.count, state.index.totalSize) }
+                return summary.map { ($0.count, $0.totalSize) }
+            }
+            // nil: a store dropped the index between the check and now; scan.
+            if let counts { return counts }
         }
-        if needsScan { rescan() }
-        return state.withLock { body($0) }
     }
 }

@@ -6,14 +6,20 @@ import Testing
 @Suite struct LimitsTests {
     let directory = TemporaryDirectory()
 
-    func cache(_ configure: (inout DiskCache.Configuration) -> Void = { _ in }) -> DiskCache {
+    /// With the default index, and without one (trims stream the directory).
+    static let indexLimits = [100_000, 0]
+
+    func cache(
+        indexed maxIndexed: Int = 100_000, _ configure: (inout DiskCache.Configuration) -> Void = { _ in }
+    ) -> DiskCache {
         var configuration = DiskCache.Configuration(directory: directory.url)
+        configuration.maxIndexedEntries = maxIndexed
         configure(&configuration)
         return DiskCache(configuration: configuration)
     }
 
-    @Test func maxAgeOfOneSecondLeavesNoFileAfterClean() throws {
-        let cache = cache { $0.maxAge = 1 }
+    @Test(arguments: Self.indexLimits) func maxAgeOfOneSecondLeavesNoFileAfterClean(maxIndexed: Int) throws {
+        let cache = cache(indexed: maxIndexed) { $0.maxAge = 1 }
         for i in 0..<3 { try cache.storeData(bytes(100), forKey: "k\(i)") }
         cache.waitUntilIdle()
         #expect(Disk.entryNames(directory.url).count == 3)
@@ -24,25 +30,25 @@ import Testing
         #expect(cache.count() == 0)
     }
 
-    @Test func maxAgeZeroExpiresEverything() throws {
-        let filler = cache { $0.maxAge = -1 }
+    @Test(arguments: Self.indexLimits) func maxAgeZeroExpiresEverything(maxIndexed: Int) throws {
+        let filler = cache(indexed: maxIndexed) { $0.maxAge = -1 }
         for i in 0..<3 { try filler.storeData(bytes(100), forKey: "k\(i)") }
-        let cache = cache { $0.maxAge = 0 }
+        let cache = cache(indexed: maxIndexed) { $0.maxAge = 0 }
         #expect(cache.data(forKey: "k0") == nil)
         cache.clean()
         #expect(Disk.entryNames(directory.url).isEmpty)
     }
 
-    @Test func negativeMaxAgeNeverExpires() throws {
-        let cache = cache { $0.maxAge = -1 }
+    @Test(arguments: Self.indexLimits) func negativeMaxAgeNeverExpires(maxIndexed: Int) throws {
+        let cache = cache(indexed: maxIndexed) { $0.maxAge = -1 }
         try cache.storeData(bytes(100), forKey: "ancient")
         Disk.backdate(cache.path(forKey: "ancient"), secondsAgo: 20 * 365 * 86_400)
         #expect(cache.clean().removedCount == 0)
         #expect(cache.data(forKey: "ancient") == bytes(100))
     }
 
-    @Test func zeroMaxSizeIsUnlimited() throws {
-        let cache = cache { $0.maxSize = 0 }
+    @Test(arguments: Self.indexLimits) func zeroMaxSizeIsUnlimited(maxIndexed: Int) throws {
+        let cache = cache(indexed: maxIndexed) { $0.maxSize = 0 }
         for i in 0..<50 { try cache.storeData(bytes(10_000), forKey: "k\(i)") }
         cache.waitUntilIdle()
         #expect(cache.clean().removedCount == 0)
@@ -50,9 +56,9 @@ import Testing
     }
 
     /// Expired entries go first, then the oldest until the total is at most half the limit.
-    @Test(arguments: DiskCache.ExpirationDate.allCases)
-    func cleanTrimsExpiredThenOldestToHalfTheLimit(expireBy: DiskCache.ExpirationDate) throws {
-        let filler = cache { $0.maxSize = 0; $0.maxAge = -1 }
+    @Test(arguments: DiskCache.ExpirationDate.allCases, Self.indexLimits)
+    func cleanTrimsExpiredThenOldestToHalfTheLimit(expireBy: DiskCache.ExpirationDate, maxIndexed: Int) throws {
+        let filler = cache(indexed: maxIndexed) { $0.maxSize = 0; $0.maxAge = -1 }
         var ages: [String: Double] = [:]
         for i in 0..<20 {
             let key = "k\(i)"
@@ -63,7 +69,7 @@ import Testing
         for (key, age) in ages { Disk.backdate(filler.path(forKey: key), secondsAgo: age) }
         let fileSize = Disk.totalSize(directory.url) / 20
         // k0…k5 (1000…800 s) are expired; the other 14 files exceed the limit of 12 files.
-        let cache = cache { $0.maxAge = 800; $0.maxSize = fileSize * 12; $0.expireBy = expireBy }
+        let cache = cache(indexed: maxIndexed) { $0.maxAge = 800; $0.maxSize = fileSize * 12; $0.expireBy = expireBy }
         let result = cache.clean()
         let kept = Set(Disk.entryNames(directory.url))
         let expected = Set((14..<20).map { URL(fileURLWithPath: cache.path(forKey: "k\($0)")).lastPathComponent })
@@ -73,26 +79,29 @@ import Testing
         #expect(cache.totalSize() <= fileSize * 6)
     }
 
-    @Test func readsKeepEntriesAliveUnderAccessDateExpiry() throws {
-        let filler = cache { $0.maxAge = -1 }
+    @Test(arguments: Self.indexLimits) func readsKeepEntriesAliveUnderAccessDateExpiry(maxIndexed: Int) throws {
+        let filler = cache(indexed: maxIndexed) { $0.maxAge = -1 }
         try filler.storeData(bytes(10), forKey: "read")
         try filler.storeData(bytes(10), forKey: "unread")
         for key in ["read", "unread"] { Disk.backdate(filler.path(forKey: key), secondsAgo: 900) }
-        let byAccess = cache { $0.maxAge = 1000; $0.expireBy = .accessDate }
+        let byAccess = cache(indexed: maxIndexed) { $0.maxAge = 1000; $0.expireBy = .accessDate }
         #expect(byAccess.data(forKey: "read") == bytes(10))
-        let stricter = cache { $0.maxAge = 500; $0.expireBy = .accessDate }
+        let stricter = cache(indexed: maxIndexed) { $0.maxAge = 500; $0.expireBy = .accessDate }
         stricter.clean()
         #expect(stricter.data(forKey: "read") == bytes(10))
         #expect(stricter.data(forKey: "unread") == nil)
-        let byModification = cache { $0.maxAge = 500; $0.expireBy = .modificationDate }
+        let byModification = cache(indexed: maxIndexed) { $0.maxAge = 500; $0.expireBy = .modificationDate }
         byModification.clean()
         #expect(Disk.entryNames(directory.url).isEmpty)
     }
 
-    @Test func aStoreOverTheLimitTrimsOldestFirstToHalfWhileRunning() throws {
+    @Test(arguments: Self.indexLimits) func aStoreOverTheLimitTrimsOldestFirstToHalfWhileRunning(maxIndexed: Int) throws {
         let fileSize = EntryFormat.header(payloadLength: 10_000, validators: nil).count + 10_000
-        let cache = cache { $0.maxSize = fileSize * 20 }
+        let cache = cache(indexed: maxIndexed) { $0.maxSize = fileSize * 20 }
         for i in 0..<60 {
+            // Without an index the order is the files' dates, which the file system keeps in
+            // steps of a few milliseconds.
+            if maxIndexed == 0 { Thread.sleep(forTimeInterval: 0.005) }
             try cache.storeData(bytes(10_000), forKey: "k\(i)")
             cache.waitUntilIdle()
             #expect(Disk.totalSize(directory.url) <= fileSize * 20)
@@ -116,8 +125,8 @@ import Testing
         #expect(Disk.totalSize(directory.url) <= fileSize * 50)
     }
 
-    @Test func anEntryLargerThanTheLimitIsRefused() throws {
-        let cache = cache { $0.maxSize = 1_000 }
+    @Test(arguments: Self.indexLimits) func anEntryLargerThanTheLimitIsRefused(maxIndexed: Int) throws {
+        let cache = cache(indexed: maxIndexed) { $0.maxSize = 1_000 }
         let error = #expect(throws: ImageKernelError.self) { try cache.storeData(bytes(2_000), forKey: "big") }
         #expect(error?.code == .tooLarge && error?.stage == .cache && error?.plugin == "CacheDisk")
         #expect(Disk.entryNames(directory.url).isEmpty)

@@ -44,6 +44,15 @@ extension DiskCache {
         /// `.registry(coders)`: PNG with alpha, else JPEG. Nil (the default): such a store throws
         /// `unsupported` and the entry already on disk stays.
         public var imageEncoder: ImageEncoder?
+        /// The most entries the in-memory index may list (about 200 bytes each). A directory with
+        /// more runs without an index: totals come from the ledger, and each trim streams the
+        /// directory instead, so memory no longer grows with the number of entries. Zero: never
+        /// keep an index (a program that writes millions of entries and reads few, like
+        /// `imagekernel prefetch`). Default: 100,000 (about 20 MB).
+        public var maxIndexedEntries: Int
+        /// Without an index, how many of the oldest entries one trim pass keeps as candidates
+        /// (tests lower it to exercise passes that need more than one scan).
+        package var trimCandidateLimit = 16_384
         /// Faults to inject into writes, for tests on machines that cannot mount a full file system.
         package var faults: FaultInjection?
 
@@ -56,7 +65,8 @@ extension DiskCache {
             expireBy: ExpirationDate = .modificationDate,
             fileNaming: FileNaming = .sha256,
             synchronizesWrites: Bool = false,
-            imageEncoder: ImageEncoder? = nil
+            imageEncoder: ImageEncoder? = nil,
+            maxIndexedEntries: Int = 100_000
         ) {
             self.directory = directory
             self.additionalReadOnlyPaths = additionalReadOnlyPaths
@@ -66,6 +76,7 @@ extension DiskCache {
             self.fileNaming = fileNaming
             self.synchronizesWrites = synchronizesWrites
             self.imageEncoder = imageEncoder
+            self.maxIndexedEntries = maxIndexedEntries
         }
 
         /// `$XDG_CACHE_HOME/imagekernel`, else `~/.cache/imagekernel`.

@@ -8,18 +8,25 @@ import Darwin
 import Foundation
 
 /// Lists a cache directory with `readdir` and `fstatat`: entry files (names not starting with a
-/// dot) and temporary files left by interrupted stores.
+/// dot) and temporary files left by interrupted stores. Entries are handed to a closure one at a
+/// time, so a directory of millions of files is listed in constant memory.
 enum DirectoryScanner {
-    struct Result {
-        var entries: [DateOrderedIndex.Entry] = []
+    /// What a scan saw apart from the entries it handed out.
+    struct Summary {
+        var count = 0
+        var totalSize = 0
         /// Temporary files and their modification dates.
         var temporaries: [(name: String, date: Double)] = []
     }
 
-    /// Scans `directory`; an unreadable or missing directory gives an empty result.
-    static func scan(_ directory: String, expireBy: DiskCache.ExpirationDate) -> Result {
-        var result = Result()
-        guard let dir = opendir(directory) else { return result }
+    /// Scans `directory`, calling `visit` for each entry file; an unreadable or missing
+    /// directory visits nothing.
+    @discardableResult
+    static func scan(
+        _ directory: String, expireBy: DiskCache.ExpirationDate, visit: (DateOrderedIndex.Entry) -> Void
+    ) -> Summary {
+        var summary = Summary()
+        guard let dir = opendir(directory) else { return summary }
         defer { closedir(dir) }
         let fd = dirfd(dir)
         while let item = readdir(dir) {
@@ -33,12 +40,21 @@ enum DirectoryScanner {
             guard fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0, POSIX.isRegular(st) else { continue }
             let modified = POSIX.seconds(st.st_mtim)
             if isTemporary {
-                result.temporaries.append((name, modified))
+                summary.temporaries.append((name, modified))
             } else {
-                let date = expireBy == .accessDate ? max(modified, POSIX.seconds(st.st_atim)) : modified
-                result.entries.append(DateOrderedIndex.Entry(name: name, size: Int(st.st_size), date: date))
+                let entry = DateOrderedIndex.Entry(name: name, size: Int(st.st_size), date: entryDate(st, expireBy: expireBy))
+                summary.count += 1
+                summary.totalSize += entry.size
+                visit(entry)
             }
         }
-        return result
+        return summary
+    }
+
+    /// The date that counts for an entry's age: its modification date, or under access-date
+    /// expiry the later of its access and modification dates.
+    static func entryDate(_ st: stat, expireBy: DiskCache.ExpirationDate) -> Double {
+        let modified = POSIX.seconds(st.st_mtim)
+        return expireBy == .accessDate ? max(modified, POSIX.seconds(st.st_atim)) : modified
     }
 }

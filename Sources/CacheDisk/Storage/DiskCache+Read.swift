@@ -57,6 +57,7 @@ extension DiskCache {
         guard accessOrdered else { return }
         let name = location.name
         state.withLock { state in
+            guard state.isIndexed else { return }
             if let known = state.index[name] {
                 if known.size != hit.fileSize {
                     state.upsert(DateOrderedIndex.Entry(name: name, size: hit.fileSize, date: hit.date))

@@ -57,7 +57,7 @@ extension DiskCache {
         let outcome = state.withLock { state -> Result<Bool, SystemCallFailure> in
             // The size being replaced: from the index when it is trustworthy, else from the file.
             var replaced = state.index[name]?.size
-            if replaced == nil, state.isStale || !state.isBuilt, let st = POSIX.lstatPath(finalPath), POSIX.isRegular(st) {
+            if replaced == nil, state.isStale || !state.isBuilt || !state.isIndexed, let st = POSIX.lstatPath(finalPath), POSIX.isRegular(st) {
                 replaced = Int(st.st_size)
             }
             guard rename(temporary.path, finalPath) == 0 else {
@@ -116,6 +116,7 @@ extension DiskCache {
             state.ledger = Ledger(directory: directoryPath)
             state.ledgerState = nil
             state.index = DateOrderedIndex()
+            state.unindexedTotal = 0
             state.pendingBytes = 0
             state.pendingOperations = 0
             // Another process may have recreated it first and stored entries already.

@@ -28,21 +28,36 @@ extension DiskCache {
     private static let batchSize = 64
 
     /// Rebuilds the index from the directory. Stores and reads go on meanwhile; their changes are
-    /// journalled and replayed onto the scanned index.
+    /// journalled and replayed onto the scanned index. A directory with more entries than the
+    /// index may hold leaves the cache unindexed (with the scanned total and oldest date).
     @discardableResult
-    func rescan() -> DirectoryScanner.Result {
-        let startState = state.withLock { state -> Ledger.State? in
+    func rescan() -> DirectoryScanner.Summary {
+        let (startState, limit) = beginScan()
+        var entries: [DateOrderedIndex.Entry]? = limit > 0 ? [] : nil
+        var oldest = Double.infinity
+        let summary = DirectoryScanner.scan(directoryPath, expireBy: configuration.expireBy) { entry in
+            oldest = min(oldest, entry.date)
+            guard entries != nil else { return }
+            if entries!.count >= limit { entries = nil } else { entries!.append(entry) }
+        }
+        state.withLock {
+            $0.finishScan(entries, totalSize: summary.totalSize, oldest: oldest, startState: startState)
+        }
+        return summary
+    }
+
+    /// Opens a new ledger if the directory was replaced and starts a scan. Returns the ledger
+    /// state the scan starts from and how many entries it may index (0: none).
+    func beginScan() -> (Ledger.State?, Int) {
+        state.withLock { state in
             if let ledger = state.ledger, !ledger.isCurrent {
                 state.ledger = Ledger(directory: directoryPath)
                 state.ledgerState = nil
             } else if state.ledger == nil {
                 state.ledger = Ledger(directory: directoryPath)
             }
-            return state.beginScan()
+            return (state.beginScan(), state.isIndexed ? state.maxIndexed : 0)
         }
-        let scan = DirectoryScanner.scan(directoryPath, expireBy: configuration.expireBy)
-        state.withLock { $0.finishScan(scan.entries, startState: startState) }
-        return scan
     }
 
     /// Whether a store should start a trim; marks one as scheduled. Called under the lock.
@@ -56,7 +71,7 @@ extension DiskCache {
 
     /// Over the size limit (checked against fresh shared totals), or the oldest entry expired.
     private func needsMaintenance(_ state: inout CacheState, now: Double) -> Bool {
-        if configuration.maxAge >= 0, let oldest = state.index.oldest, now - oldest.date >= configuration.maxAge {
+        if configuration.maxAge >= 0, let oldest = state.oldestDate, now - oldest >= configuration.maxAge {
             return true
         }
         guard configuration.maxSize > 0, state.estimatedTotal > configuration.maxSize else { return false }
@@ -99,15 +114,18 @@ extension DiskCache {
     /// and may remove the newest entry; an automatic pass rescans only when the index is stale and
     /// keeps the newest entry (the one just stored).
     func maintain(full: Bool) -> (result: CleanResult, indexRemovals: Int) {
-        let mustScan = state.withLock { state -> Bool in
+        let (mustScan, indexed) = state.withLock { state -> (Bool, Bool) in
             state.flush()
             let replaced = state.ledger.map { !$0.isCurrent } ?? false
-            return full || replaced || state.isStale || !state.isBuilt
+            return (full || replaced || state.isStale || !state.isBuilt, state.isIndexed)
         }
+        guard indexed else { return maintainUnindexed(full: full) }
         var result = CleanResult()
         var removals = 0
         if mustScan {
             let scan = rescan()
+            // The scan found more entries than the index may hold.
+            guard state.withLock({ $0.isIndexed }) else { return maintainUnindexed(full: full) }
             if full { removeOrphanedTemporaries(scan.temporaries) }
         }
         let now = POSIX.now()
@@ -161,35 +179,38 @@ extension DiskCache {
         return removals
     }
 
-    private func removeOrphanedTemporaries(_ temporaries: [(name: String, date: Double)]) {
+    func removeOrphanedTemporaries(_ temporaries: [(name: String, date: Double)]) {
         let cutoff = POSIX.now() - Self.orphanedTemporaryAge
         for temporary in temporaries where temporary.date < cutoff {
             _ = POSIX.unlinkPath(directoryPath + "/" + temporary.name)
         }
     }
 
-    /// ``removeAll()``: unlinks every entry file under the lock, then starts from an empty index.
+    /// ``removeAll()``: unlinks every entry file the directory lists (one at a time, under the
+    /// lock), then whatever the index still lists (stores that landed meanwhile).
     func sweepResult() -> Result<Void, ImageKernelError> {
-        let scan = DirectoryScanner.scan(directoryPath, expireBy: configuration.expireBy)
-        removeOrphanedTemporaries(scan.temporaries)
         let flushAt = ledgerBatchBytes
-        let failure = state.withLock { state -> SystemCallFailure? in
-            var failure: SystemCallFailure?
-            let names = Set(scan.entries.map(\.name)).union(state.index.entries.map(\.name))
-            for name in names {
-                let path = directoryPath + "/" + name
-                let size = state.index[name]?.size ?? POSIX.lstatPath(path).map { Int($0.st_size) } ?? 0
-                let code = POSIX.unlinkPath(path)
-                if code == 0 {
-                    state.account(-size, flushAtBytes: flushAt)
-                } else if code != ENOENT {
-                    failure = failure ?? SystemCallFailure(code: code, action: "cannot remove", path: path)
-                    continue
-                }
-                state.remove(name)
+        var failure: SystemCallFailure?
+        func sweep(_ name: String, size: Int?, _ state: inout CacheState) {
+            let path = directoryPath + "/" + name
+            let size = size ?? state.index[name]?.size ?? POSIX.lstatPath(path).map { Int($0.st_size) } ?? 0
+            let code = POSIX.unlinkPath(path)
+            if code == 0 {
+                state.account(-size, flushAtBytes: flushAt)
+            } else if code != ENOENT {
+                failure = failure ?? SystemCallFailure(code: code, action: "cannot remove", path: path)
+                return
             }
+            state.remove(name)
+        }
+        let summary = DirectoryScanner.scan(directoryPath, expireBy: configuration.expireBy) { entry in
+            state.withLock { sweep(entry.name, size: entry.size, &$0) }
+        }
+        removeOrphanedTemporaries(summary.temporaries)
+        state.withLock { state in
+            for entry in state.index.entries { sweep(entry.name, size: entry.size, &state) }
+            if !state.isIndexed { state.unindexedOldest = .infinity }
             state.flush()
-            return failure
         }
         return failure.map { .failure($0.kernelError) } ?? .success(())
     }
