@@ -19,7 +19,7 @@ import LoaderHTTP
 //    sizes in --disk-sizes, with the CLI's disk cache. Goal: RSS and throughput flat within 20 %.
 //    The children take outcomes through the prefetcher's callbacks, as the CLI does; `--stream`
 //    reads them from `events(contentsOf:)` instead, whose buffer grows when the reader lags.
-// Usage: bench-bulk [--sizes 10000,100000,1000000] [--disk-sizes 10000,100000] [--skip-origin] [--skip-scale] [--stream]
+// Usage: bench-bulk [--sizes 10000,100000,1000000] [--disk-sizes 10000,100000,1000000] [--skip-origin] [--skip-scale] [--stream]
 
 let arguments = CommandLine.arguments
 
@@ -46,7 +46,8 @@ if let count = Options.string("--child").flatMap(Int.init), let base = Options.s
     var context = ImageContext()
     let cache: any ImageCache
     if let directory = Options.string("--disk") {
-        cache = DiskCache(configuration: .init(directory: URL(fileURLWithPath: directory)))
+        // As `imagekernel prefetch` opens it: no in-memory index (a prefetch never reads back).
+        cache = DiskCache(configuration: .init(directory: URL(fileURLWithPath: directory), maxIndexedEntries: 0))
         context.storeCacheType = .disk
         context.queryCacheType = .disk
     } else {
@@ -176,11 +177,11 @@ if !arguments.contains("--skip-origin") {
 
 if !arguments.contains("--skip-scale") {
     let sizes = (Options.string("--sizes") ?? "10000,100000,1000000").split(separator: ",").compactMap { Int($0) }
-    let diskSizes = Set((Options.string("--disk-sizes") ?? "10000,100000").split(separator: ",").compactMap { Int($0) })
+    let diskSizes = Set((Options.string("--disk-sizes") ?? "10000,100000,1000000").split(separator: ",").compactMap { Int($0) })
     let png = try PNGCoder().encode(try Image(width: 8, height: 8, pixelFormat: .rgba8, pixels: [UInt8](repeating: 200, count: 8 * 8 * 4)), as: .png, options: EncodeOptions())
     let www = root.appendingPathComponent("www")
     try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: www.appendingPathComponent("tiny.png").path, contents: png)
+    _ = FileManager.default.createFile(atPath: www.appendingPathComponent("tiny.png").path, contents: png)
     let nginx = try Nginx(serving: www)
     defer { nginx.stop() }
     print("bench-bulk: prefetch of N URLs of one \(png.count)-byte PNG with distinct query strings, 16 at once, one child process per run")

@@ -41,8 +41,11 @@ struct LoadOptions: ParsableArguments {
         }
     }
 
-    /// Memory, the disk cache, and the shared tier when one is named.
-    func cache() throws -> any ImageCache {
-        try Plugins.cache(directory: cacheDir, sharedCache: sharedCache, sharedCacheTimeout: .milliseconds(sharedCacheTimeout))
+    /// Memory, the disk cache, and the shared tier when one is named. `indexed` false: the disk
+    /// cache keeps no in-memory index (a prefetch writes entries it never reads back).
+    func cache(indexed: Bool = true) throws -> any ImageCache {
+        try Plugins.cache(
+            directory: cacheDir, sharedCache: sharedCache, sharedCacheTimeout: .milliseconds(sharedCacheTimeout),
+            indexed: indexed)
     }
 }

@@ -41,7 +41,7 @@ struct PrefetchCommand: AsyncParsableCommand {
             throw ValidationError("cannot read --from \(from)")
         }
         let total = sources.count() ?? -1
-        let manager = try Plugins.manager(cache: load.cache(), concurrency: load.concurrency, perHost: perHost)
+        let manager = try Plugins.manager(cache: load.cache(indexed: false), concurrency: load.concurrency, perHost: perHost)
         // More loads waiting than transfers running, so that a host at its --per-host limit leaves
         // the other hosts' sources something to start.
         let slots = perHost < load.concurrency ? load.concurrency * 4 : load.concurrency

@@ -26,9 +26,11 @@ enum Plugins {
     }
 
     /// The disk cache in `directory` (default `$XDG_CACHE_HOME/imagekernel`, else `~/.cache/imagekernel`).
-    static func diskCache(directory: String?, maxAge: Double? = nil, maxSize: Int? = nil) -> DiskCache {
+    /// `indexed` false keeps no in-memory index (memory flat however many entries a prefetch writes).
+    static func diskCache(directory: String?, maxAge: Double? = nil, maxSize: Int? = nil, indexed: Bool = true) -> DiskCache {
         var configuration = DiskCache.Configuration(
             directory: directory.map { URL(fileURLWithPath: $0) } ?? DiskCache.Configuration.defaultDirectory)
+        if !indexed { configuration.maxIndexedEntries = 0 }
         if let maxAge { configuration.maxAge = maxAge }
         if let maxSize { configuration.maxSize = maxSize }
         return DiskCache(configuration: configuration)
@@ -36,13 +38,15 @@ enum Plugins {
 
     /// The cache for `fetch`/`prefetch`: memory in front of the disk cache, then the shared
     /// Redis tier at `sharedCache` (`redis://…`) when given, each network wait bounded by `sharedCacheTimeout`.
-    static func cache(directory: String?, sharedCache: String? = nil, sharedCacheTimeout: Duration = .milliseconds(50)) throws -> any ImageCache {
+    static func cache(
+        directory: String?, sharedCache: String? = nil, sharedCacheTimeout: Duration = .milliseconds(50), indexed: Bool = true
+    ) throws -> any ImageCache {
         let shared = try sharedCache.map { (url) throws(ImageKernelError) in
             var configuration = try RedisCache.Configuration(url: url)
             configuration.timeout = sharedCacheTimeout
             return RedisCache(configuration: configuration)
         }
-        return TieredCache(memory: MemoryCache(), backing: diskCache(directory: directory), lowerTiers: shared.map { [$0] } ?? [])
+        return TieredCache(memory: MemoryCache(), backing: diskCache(directory: directory, indexed: indexed), lowerTiers: shared.map { [$0] } ?? [])
     }
 
     /// Lets background cache work (index, trimming) finish before the process exits.
