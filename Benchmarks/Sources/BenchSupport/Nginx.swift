@@ -17,7 +17,11 @@ public final class Nginx: @unchecked Sendable {
     ///   - http: extra directives at `http` level (`limit_req_zone`, …).
     ///   - locations: extra blocks inside the server (`location / { limit_req … }`).
     ///   - logFormat: the access log's line format (nginx variables); nginx's default when nil.
-    public init(serving root: URL, accessLog: Bool = false, http: String = "", locations: String = "", logFormat: String? = nil) throws {
+    ///   - alsoListenOn: more loopback addresses (`127.0.0.2`, …) the server listens on, same port.
+    public init(
+        serving root: URL, accessLog: Bool = false, http: String = "", locations: String = "", logFormat: String? = nil,
+        alsoListenOn: [String] = []
+    ) throws {
         guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw BenchError("nginx is not installed (apt-get install nginx)")
@@ -49,7 +53,7 @@ public final class Nginx: @unchecked Sendable {
                 fastcgi_temp_path \(dir)/tmp/fastcgi;
                 uwsgi_temp_path \(dir)/tmp/uwsgi;
                 scgi_temp_path \(dir)/tmp/scgi;
-                server { listen 127.0.0.1:\(port); root \(rootPath); \(locations) }
+                server { listen 127.0.0.1:\(port); \(alsoListenOn.map { "listen \($0):\(port);" }.joined(separator: " ")) root \(rootPath); \(locations) }
             }
             """
             try config.write(to: configURL, atomically: true, encoding: .utf8)
@@ -63,9 +67,9 @@ public final class Nginx: @unchecked Sendable {
         throw BenchError("nginx did not start; see \(directory.path)/error.log")
     }
 
-    /// The URL of `path` (relative to the root) on this server.
-    public func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)/\(path)")!
+    /// The URL of `path` (relative to the root) on this server, at `address`.
+    public func url(_ path: String, address: String = "127.0.0.1") -> URL {
+        URL(string: "http://\(address):\(port)/\(path)")!
     }
 
     /// The access log's lines so far; empty without `accessLog`.

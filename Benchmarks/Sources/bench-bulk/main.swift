@@ -19,7 +19,9 @@ import LoaderHTTP
 //    sizes in --disk-sizes, with the CLI's disk cache. Goal: RSS and throughput flat within 20 %.
 //    The children take outcomes through the prefetcher's callbacks, as the CLI does; `--stream`
 //    reads them from `events(contentsOf:)` instead, whose buffer grows when the reader lags.
-// Usage: bench-bulk [--sizes 10000,100000,1000000] [--disk-sizes 10000,100000,1000000] [--skip-origin] [--skip-scale] [--stream]
+// 3. Per-host limits: the loader's own per-host lines vs libcurl's CURLMOPT_MAX_HOST_CONNECTIONS on
+//    three loopback addresses with `limit_conn 2` (PerHost.swift); `--host-rate 0` sends at full speed.
+// Usage: bench-bulk [--skip-hosts] [--sizes 10000,100000,1000000] [--disk-sizes 10000,100000,1000000] [--skip-origin] [--skip-scale] [--stream]
 
 let arguments = CommandLine.arguments
 
@@ -171,6 +173,12 @@ if !arguments.contains("--skip-origin") {
         print(String(format: "goal: 500/500 delivered (%d), <= 1.1x requests (%.2fx), <= 1.3x the bound (%.2fx)",
                      results[0].1.delivered, Double(results[0].2.requests) / 500, results[0].1.wall / bound))
     }
+}
+
+// MARK: 3. Per-host limits
+
+if !arguments.contains("--skip-hosts") {
+    try await PerHostComparison.run(root: root, filesPerHost: Options.int("--files-per-host", 20), rate: Options.string("--host-rate") ?? "40k")
 }
 
 // MARK: 2. Flat memory

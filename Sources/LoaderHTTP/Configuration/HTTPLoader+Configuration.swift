@@ -34,6 +34,11 @@ extension HTTPLoader {
         /// successes raise it back until the host is unpaced (AIMD; see the loader's
         /// documentation). Other hosts are not affected.
         public var adaptsPerHostRate: Bool = true
+        /// Not API (hidden by its underscore): enforces ``maxConcurrentDownloadsPerHost`` with libcurl's `CURLMOPT_MAX_HOST_CONNECTIONS`
+        /// instead of the loader's own per-host lines (and without pacing). Only for the benchmark
+        /// that compares the two: curl queues inside the multi handle, where a busy host's waiting
+        /// transfers hold slots of ``maxConcurrentDownloads`` that other hosts could use.
+        public var _limitsHostsInCurl = false
         /// Which queued download starts next among those of the same priority.
         public var executionOrder: ExecutionOrder = .fifo
         /// A transfer fails with `timeout` when no byte arrived for this long (connecting included).

@@ -14,6 +14,9 @@ final class CurlDriver: Sendable {
             throw .http(.internalError, "libcurl could not be initialised")
         }
         _ = CCurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, configuration.allowsHTTP2 ? CCurl_pipe_multiplex() : 0)
+        if configuration._limitsHostsInCurl, let perHost = configuration.maxConcurrentDownloadsPerHost {
+            _ = CCurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
+        }
         let address = MultiHandleAddress(pointer: multi)
         let inbox = DriverInbox(multi: address)
         self.inbox = inbox

@@ -27,7 +27,9 @@ final class DriverLoop {
         self.inbox = inbox
         self.configuration = configuration
         self.queue = PendingQueue(lifo: configuration.executionOrder == .lifo)
-        self.hosts = HostLimits(perHost: configuration.maxConcurrentDownloadsPerHost, adaptive: configuration.adaptsPerHostRate)
+        self.hosts = configuration._limitsHostsInCurl
+            ? HostLimits(perHost: nil, adaptive: false)
+            : HostLimits(perHost: configuration.maxConcurrentDownloadsPerHost, adaptive: configuration.adaptsPerHostRate)
         self.maxRunning = max(1, configuration.maxConcurrentDownloads)
         self.handles = EasyHandlePool(capacity: min(64, maxRunning))
     }
@@ -42,7 +44,9 @@ final class DriverLoop {
             _ = curl_multi_perform(multi, &active)
             collectFinishedTransfers()
             expireIdleTransfers()
-            if !queue.isEmpty && running.count < maxRunning { continue }
+            // A finished transfer may have freed a slot for a transfer parked in its host's line:
+            // start it now rather than after the next wake-up (up to a second away).
+            if running.count < maxRunning && (!queue.isEmpty || hosts.hasStartable(at: .now)) { continue }
             var ready: Int32 = 0
             _ = curl_multi_poll(multi, nil, 0, pollTimeout(), &ready)
         }
@@ -106,6 +110,8 @@ final class DriverLoop {
     /// Fails running transfers that received nothing for `configuration.timeout`.
     private func expireIdleTransfers() {
         let now = ContinuousClock.now
+        // Most turns nothing expired: look before building a list.
+        guard running.values.contains(where: { now - $0.lastActivity >= configuration.timeout }) else { return }
         let expired = running.values.filter { now - $0.lastActivity >= configuration.timeout }
         for transfer in expired {
             stop(transfer)
@@ -123,7 +129,7 @@ final class DriverLoop {
     private func pollTimeout() -> Int32 {
         let now = ContinuousClock.now
         var timeout: Int64 = 1000
-        if let oldest = running.values.map(\.lastActivity).min() {
+        if let oldest = running.values.lazy.map(\.lastActivity).min() {
             timeout = min(timeout, milliseconds(oldest + configuration.timeout - now))
         }
         // A host waiting for its pace wakes the loop when it may start again.

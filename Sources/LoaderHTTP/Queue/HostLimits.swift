@@ -47,6 +47,15 @@ struct HostLimits {
         parkedCount += 1
     }
 
+    /// Whether a parked transfer's host may take it now.
+    func hasStartable(at now: ContinuousClock.Instant) -> Bool {
+        guard parkedCount > 0 else { return false }
+        return waitingHosts.contains { key in
+            guard let host = hosts[key] else { return false }
+            return host.running < perHost && (!adaptive || host.pacer.mayStart(at: now))
+        }
+    }
+
     /// Takes the oldest parked transfer of a host that may start now.
     mutating func takeReady(at now: ContinuousClock.Instant) -> Transfer? {
         guard parkedCount > 0 else { return nil }
