@@ -54,18 +54,24 @@ enum PerHostComparison {
         http.maxConcurrentDownloads = 16
         http.maxConcurrentDownloadsPerHost = 2
         http._limitsHostsInCurl = inCurl
-        let loader = try HTTPLoader(configuration: http)
-        defer { loader.shutdown() }
-        let manager = ImageManager(configuration: .init(cache: MemoryCache(), loaders: LoaderRegistry([loader]), coders: CoderRegistry()))
-        let prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 64, options: .avoidDecode, retryPolicy: .none)
-        var context = ImageContext()
-        context.storeCacheType = ImageCacheType.none
-        context.queryCacheType = ImageCacheType.none
-        let start = ContinuousClock.now
-        var delivered = 0
-        for await event in prefetcher.events(for: urls, context: context) {
-            if case .completed(let finished, let skipped) = event { delivered = finished - skipped }
-        }
-        return (delivered, Measure.seconds(ContinuousClock.now - start))
+        return try await prefetchBytes(urls, http: http, retryPolicy: .none)
     }
+}
+
+/// Prefetches `urls` as bytes (no decode, no cache) through an HTTPLoader made from `http`, 64
+/// loads in flight: how many were delivered and the wall time.
+func prefetchBytes(_ urls: [URL], http: HTTPLoader.Configuration, retryPolicy: RetryPolicy) async throws -> (delivered: Int, wall: Double) {
+    let loader = try HTTPLoader(configuration: http)
+    defer { loader.shutdown() }
+    let manager = ImageManager(configuration: .init(cache: MemoryCache(), loaders: LoaderRegistry([loader]), coders: CoderRegistry()))
+    let prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 64, options: .avoidDecode, retryPolicy: retryPolicy)
+    var context = ImageContext()
+    context.storeCacheType = ImageCacheType.none
+    context.queryCacheType = ImageCacheType.none
+    let start = ContinuousClock.now
+    var delivered = 0
+    for await event in prefetcher.events(for: urls, context: context) {
+        if case .completed(let finished, let skipped) = event { delivered = finished - skipped }
+    }
+    return (delivered, Measure.seconds(ContinuousClock.now - start))
 }

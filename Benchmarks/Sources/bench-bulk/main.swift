@@ -116,21 +116,9 @@ if !arguments.contains("--skip-origin") {
         var http = HTTPLoader.Configuration()
         http.maxConcurrentDownloads = 16
         http.maxConcurrentDownloadsPerHost = 6
-        let loader = try HTTPLoader(configuration: http)
-        defer { loader.shutdown() }
-        let manager = ImageManager(configuration: .init(cache: MemoryCache(), loaders: LoaderRegistry([loader]), coders: CoderRegistry()))
-        let prefetcher = ImagePrefetcher(
-            manager: manager, maxConcurrentPrefetchCount: 16 * 4, options: .avoidDecode,
+        return try await prefetchBytes(
+            urls, http: http,
             retryPolicy: RetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(200), maxDelay: .seconds(10), deadline: .seconds(120)))
-        var context = ImageContext()
-        context.storeCacheType = ImageCacheType.none
-        context.queryCacheType = ImageCacheType.none
-        let start = ContinuousClock.now
-        var delivered = 0
-        for await event in prefetcher.events(for: urls, context: context) {
-            if case .completed(let finished, let skipped) = event { delivered = finished - skipped }
-        }
-        return (delivered, Measure.seconds(ContinuousClock.now - start))
     }
 
     func runCurl() throws -> (delivered: Int, wall: Double) {
