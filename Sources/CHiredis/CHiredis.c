@@ -35,29 +35,10 @@ int chiredis_set_timeout(redisContext *context, long timeout_us) {
     return redisSetTimeout(context, chiredis_timeval(timeout_us)) == REDIS_OK ? 0 : -1;
 }
 
-int chiredis_append_formatted(redisContext *context, const char *command, size_t length) {
-    return redisAppendFormattedCommand(context, command, length) == REDIS_OK ? 0 : -1;
-}
-
 static int chiredis_fail(redisContext *context, int code, const char *message) {
     context->err = code;
     snprintf(context->errstr, sizeof(context->errstr), "%s", message);
     return -1;
-}
-
-/// Sends the output buffer with send(MSG_NOSIGNAL), so a closed socket is an error, never a
-/// SIGPIPE, on whichever thread drives the connection. The socket's send timeout bounds it.
-static int chiredis_flush(redisContext *context) {
-    size_t length = sdslen(context->obuf);
-    size_t sent = 0;
-    while (sent < length) {
-        ssize_t n = send(context->fd, context->obuf + sent, length - sent, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return chiredis_fail(context, REDIS_ERR_IO, strerror(n < 0 ? errno : EIO));
-        sent += (size_t)n;
-    }
-    sdsrange(context->obuf, (int)sent, -1);
-    return 0;
 }
 
 /// Receives what the socket holds, up to 64 KB at a time, straight into the reader's buffer
@@ -79,14 +60,29 @@ static int chiredis_fill(redisContext *context) {
     return 0;
 }
 
-redisReply *chiredis_next_reply(redisContext *context) {
-    if (context->err != 0 || chiredis_flush(context) != 0) return NULL;
+redisReply *chiredis_read_reply(redisContext *context) {
+    if (context->err != 0) return NULL;
     void *reply = NULL;
     do {
         if (redisGetReplyFromReader(context, &reply) != REDIS_OK) return NULL;
         if (reply == NULL && chiredis_fill(context) != 0) return NULL;
     } while (reply == NULL);
     return (redisReply *)reply;
+}
+
+int chiredis_send(const redisContext *context, const void *bytes, size_t length) {
+    size_t sent = 0;
+    while (sent < length) {
+        ssize_t n = send(context->fd, (const char *)bytes + sent, length - sent, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? errno : EIO;
+        sent += (size_t)n;
+    }
+    return 0;
+}
+
+void chiredis_shutdown(const redisContext *context) {
+    if (context != NULL && context->fd >= 0) shutdown(context->fd, SHUT_RDWR);
 }
 
 void chiredis_free_reply(redisReply *reply) {

@@ -24,7 +24,8 @@ import ImageKernel
 ///   manager logs and drops. After a server restart the next operation connects again.
 /// - **Pipelining.** An operation runs on an idle connection of the ``Configuration/connections``,
 ///   on the calling thread (no hand-off; the wait is bounded by the timeout). When every
-///   connection is busy it queues, and what queued goes out together in the next pipeline.
+///   connection is busy it joins one's pipeline: its command is written at once, behind those
+///   in flight, and its caller is resumed to read its reply when that reply is next.
 /// - **What it keeps.** Bytes and validators, never pixels: an entry with an image but no bytes
 ///   is encoded with ``Configuration/imageEncoder`` or refused with `unsupported`. A value larger
 ///   than ``Configuration/maxValueSize`` is refused with `tooLarge`. A refused store keeps the old entry.
