@@ -16,7 +16,10 @@ int chiredis_set_timeout(redisContext *context, long timeout_us);
 
 /// Reads the next reply without writing anything first (blocking, bounded by the timeout).
 /// Only one thread at a time may read a context; it may do so while another thread sends.
-redisReply *chiredis_read_reply(redisContext *context);
+/// Returns the reply (free it with chiredis_free_reply), or NULL: then either `*direct` holds a
+/// bulk string of 4 KB or more, received straight into a buffer of its own (`*direct_length`
+/// bytes; free it with free(), it has no terminating NUL), or, with `*direct` NULL, the context failed.
+redisReply *chiredis_read_reply(redisContext *context, char **direct, size_t *direct_length);
 
 /// Sends `length` bytes (one or more commands in the protocol's form) straight to the socket,
 /// bypassing the output buffer, with MSG_NOSIGNAL; the send timeout bounds it. It touches no field

@@ -56,8 +56,12 @@ final class RedisConnection: @unchecked Sendable {
     /// The next reply on the wire, or the failure that ended the connection (then call ``close()``).
     func readReply() -> Result<RedisReply, RedisFailure> {
         guard let context else { return .failure(RedisFailure(.connectionLost, "no connection")) }
-        guard let reply = chiredis_read_reply(context) else { return .failure(contextFailure(context)) }
-        return .success(RedisReply(taking: reply))
+        var direct: UnsafeMutablePointer<CChar>?
+        var length = 0
+        if let reply = chiredis_read_reply(context, &direct, &length) { return .success(RedisReply(taking: reply)) }
+        // A large bulk string (a hit) came in a buffer of its own: it becomes the Data as it is.
+        guard let direct else { return .failure(contextFailure(context)) }
+        return .success(.string(Data(bytesNoCopy: direct, count: length, deallocator: .free)))
     }
 
     /// AUTH and SELECT when the endpoint asks for them, before the connection carries anything else.
