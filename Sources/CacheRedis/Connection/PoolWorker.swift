@@ -61,6 +61,9 @@ final class PoolWorker: Sendable {
         self.logger = logger
     }
 
+    /// Commands in flight or waiting for the connection: how busy it is, as a hint (it changes at once).
+    var load: Int { state.withLock { $0.inFlight.count + $0.unsent.count } }
+
     /// The reply to the encoded command when the connection is idle or blocked by a recent
     /// failure (answered without suspending); nil when other commands are in flight or it is connecting.
     func runIfIdle(_ command: [UInt8]) -> Outcome? {
