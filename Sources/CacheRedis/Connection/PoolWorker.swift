@@ -45,6 +45,13 @@ final class PoolWorker: Sendable {
             guard let blocked, ContinuousClock.now < blocked.until else { return nil }
             return blocked.failure
         }
+
+        /// A failed connect or a timeout blocks the worker for `interval`; a lost connection (a
+        /// restarted server) does not: the next request connects again at once.
+        mutating func block(after failure: RedisFailure, for interval: Duration) {
+            guard failure.code == .cannotConnect || failure.code == .timeout, interval > .zero else { return }
+            blocked = (ContinuousClock.now + interval, failure)
+        }
     }
 
     /// Held while writing to the socket, connecting it in or closing it; `true` while connected.
@@ -135,7 +142,7 @@ final class PoolWorker: Sendable {
                 connected = false
                 return state.withLock { state in
                     defer { state.inFlight = [] }
-                    if failure.blocks, retryInterval > .zero { state.blocked = (ContinuousClock.now + retryInterval, failure) }
+                    state.block(after: failure, for: retryInterval)
                     return Array(state.inFlight.dropFirst())
                 }
             }
@@ -150,18 +157,16 @@ final class PoolWorker: Sendable {
     private func connectAndRead() -> Outcome {
         let failure = connection.connect()
         let failed = wire.withLock { connected -> [Waiter?]? in
-            state.withLock { state in
-                let unsent = state.unsent
-                state.unsent = []
-                if let failure {
-                    if failure.blocks, retryInterval > .zero { state.blocked = (ContinuousClock.now + retryInterval, failure) }
-                    return unsent.dropFirst().map(\.waiter)
-                }
-                connected = true
-                state.inFlight = unsent.map(\.waiter)
-                _ = connection.send(unsent.flatMap(\.bytes))
-                return nil
+            let unsent = state.withLock { state in
+                defer { state.unsent = [] }
+                if let failure { state.block(after: failure, for: retryInterval) }
+                if failure == nil { state.inFlight = state.unsent.map(\.waiter) }
+                return state.unsent
             }
+            guard failure == nil else { return unsent.dropFirst().map(\.waiter) }
+            connected = true
+            _ = connection.send(unsent.flatMap(\.bytes))
+            return nil
         }
         guard let failure else { return readOwnReply() }
         log(failure)
@@ -172,10 +177,4 @@ final class PoolWorker: Sendable {
     private func log(_ failure: RedisFailure) {
         logger?.warning("shared cache unavailable", metadata: ["code": "\(failure.code)", "error": "\(failure.message)"])
     }
-}
-
-extension RedisFailure {
-    /// A failed connect or a timeout blocks the worker for its retry interval; a lost connection
-    /// (a restarted server) does not: the next request connects again at once.
-    var blocks: Bool { code == .cannotConnect || code == .timeout }
 }
