@@ -84,6 +84,12 @@ final class PoolWorker: Sendable {
             // A turn now means the caller was not queued: it carries on without suspending.
             if let turn = submit(command, waiter: waiter) { waiter.resume(returning: turn) }
         }
+        if case .read = turn {
+            // The reader that resumed us released `state` after its last use of the connection;
+            // taking it orders that use before ours by the lock itself, which ThreadSanitizer
+            // sees (it missed the edge through the continuation in the CLI's TSan build).
+            state.withLock { _ in }
+        }
         return take(turn)
     }
 
