@@ -22,9 +22,11 @@ import ImageKernel
 ///   server is a miss; a store, remove or clear throws ``ImageKernelError`` (stage `.cache`,
 ///   plugin `"CacheRedis"`, code `cannotConnect`, `timeout` or `connectionLost`), which the
 ///   manager logs and drops. After a server restart the next operation connects again.
-/// - **Pipelining.** An operation runs on an idle connection of the ``Configuration/connections``,
-///   on the calling thread (no hand-off; the wait is bounded by the timeout). When every
-///   connection is busy it queues, and what queued goes out together in the next pipeline.
+/// - **Pipelining.** An operation joins the pipeline of a busy connection: its command is
+///   written at once, behind those in flight, and its caller is resumed to read its reply when
+///   that reply is next. With nothing in flight it runs on an idle connection, on the calling
+///   thread (no hand-off; the wait is bounded by the timeout). Another of the
+///   ``Configuration/connections`` is used only when the busy ones have 16 commands in flight.
 /// - **What it keeps.** Bytes and validators, never pixels: an entry with an image but no bytes
 ///   is encoded with ``Configuration/imageEncoder`` or refused with `unsupported`. A value larger
 ///   than ``Configuration/maxValueSize`` is refused with `tooLarge`. A refused store keeps the old entry.

@@ -14,14 +14,21 @@ redisContext *chiredis_connect(const char *host, int port, long timeout_us);
 /// Sets the read/write timeout of a connected context. Returns 0 on success.
 int chiredis_set_timeout(redisContext *context, long timeout_us);
 
-/// Queues one command already in the protocol's form (`*argc`, then `$length` and the bytes of
-/// each argument, CRLF-terminated) into the context's output buffer. Returns 0 on success.
-int chiredis_append_formatted(redisContext *context, const char *command, size_t length);
+/// Reads the next reply without writing anything first (blocking, bounded by the timeout).
+/// Only one thread at a time may read a context; it may do so while another thread sends.
+/// Returns the reply (free it with chiredis_free_reply), or NULL: then either `*direct` holds a
+/// bulk string of 4 KB or more, received straight into a buffer of its own (`*direct_length`
+/// bytes; free it with free(), it has no terminating NUL), or, with `*direct` NULL, the context failed.
+redisReply *chiredis_read_reply(redisContext *context, char **direct, size_t *direct_length);
 
-/// Writes what is queued (send with MSG_NOSIGNAL: no SIGPIPE on any thread) and reads the next
-/// reply (blocking, bounded by the timeout).
-/// Returns the reply (free it with chiredis_free_reply) or NULL on an error of the context.
-redisReply *chiredis_next_reply(redisContext *context);
+/// Sends `length` bytes (one or more commands in the protocol's form) straight to the socket,
+/// bypassing the output buffer, with MSG_NOSIGNAL; the send timeout bounds it. It touches no field
+/// of the context but the socket, so it may run while another thread reads replies.
+/// Returns 0, or errno (EAGAIN on a timeout, EPIPE or ECONNRESET on a closed connection).
+int chiredis_send(const redisContext *context, const void *bytes, size_t length);
+
+/// Shuts the socket down both ways (without closing it): a reader blocked on it returns at once.
+void chiredis_shutdown(const redisContext *context);
 
 void chiredis_free_reply(redisReply *reply);
 void chiredis_free(redisContext *context);

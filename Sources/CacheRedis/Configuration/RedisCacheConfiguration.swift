@@ -20,7 +20,9 @@ extension RedisCache {
         /// How long one network wait (connect, write, read) may take before the operation counts
         /// as failed: a query misses, a store throws. Default 50 ms.
         public var timeout: Duration
-        /// Connections in the pool (default 4); each is driven by one caller at a time.
+        /// Connections in the pool (default 4). Requests share one connection's pipeline and
+        /// spill onto the next only while every busy one has 16 commands in flight, because each
+        /// connection in use keeps a thread of the caller's pool waiting for replies.
         public var connections: Int
         /// After a failed connect or a timeout, how long a connection answers at once with that
         /// failure before it tries the server again (default 500 ms; zero tries every time).

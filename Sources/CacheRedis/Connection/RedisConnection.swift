@@ -2,12 +2,16 @@ import CHiredis
 import Foundation
 import ImageKernel
 
-/// One blocking hiredis connection, used by one caller at a time (its ``PoolWorker``'s current driver).
+/// One blocking hiredis connection with a write side and a read side that may run at once.
 ///
-/// It connects on first use, authenticates and selects the database, and runs batches of
-/// commands pipelined: every command is queued, written at once, then the replies are read in
-/// order. Any I/O error or timeout closes the connection; the next batch connects again.
-final class RedisConnection {
+/// ``send(_:)`` puts encoded commands on the socket and ``readReply()`` takes the next reply off
+/// it; one thread may send while another reads, which is what keeps a pipeline full. The owner
+/// (a ``PoolWorker``) guarantees the rest: one sender at a time, one reader at a time, and
+/// ``connect()`` and ``close()`` only while nobody sends or reads. Every network wait is bounded
+/// by the timeout.
+final class RedisConnection: @unchecked Sendable {
+    // @unchecked: `context` changes only in connect() and close(), which the owner runs while no
+    // other thread uses the connection; its locks order those calls with every send and read.
     private let endpoint: RedisCache.Endpoint
     private let timeoutMicroseconds: Int
     private var context: UnsafeMutablePointer<redisContext>?
@@ -20,30 +24,14 @@ final class RedisConnection {
 
     deinit { close() }
 
-    var isConnected: Bool { context != nil }
-
     func close() {
         chiredis_free(context)
         context = nil
     }
 
-    /// Runs the commands pipelined; one reply per command, in order, or the error that ended the batch.
-    func run(_ commands: [RedisCommand]) -> Result<[RedisReply], RedisFailure> {
-        if context == nil, let failure = connect() { return .failure(failure) }
-        guard let context else { return .failure(RedisFailure(.cannotConnect, "no connection")) }
-        for command in commands where !append(command, to: context) {
-            return .failure(closing(.connectionLost, "cannot queue a command"))
-        }
-        var replies: [RedisReply] = []
-        replies.reserveCapacity(commands.count)
-        for _ in commands {
-            guard let reply = chiredis_next_reply(context) else { return .failure(closingWithContextError()) }
-            replies.append(RedisReply(taking: reply))
-        }
-        return .success(replies)
-    }
-
-    private func connect() -> RedisFailure? {
+    /// Connects, authenticates and selects the database; nil when the connection is ready.
+    func connect() -> RedisFailure? {
+        close()
         guard let fresh = chiredis_connect(endpoint.host, Int32(clamping: endpoint.port), timeoutMicroseconds) else {
             return RedisFailure(.cannotConnect, "hiredis could not allocate a connection")
         }
@@ -53,35 +41,57 @@ final class RedisConnection {
             close()
             return RedisFailure(.cannotConnect, "cannot connect to \(endpoint): \(message)")
         }
-        var handshake: [RedisCommand] = []
+        return handshake()
+    }
+
+    /// Writes encoded commands. False when the socket would not take them; the socket is then
+    /// shut down, so the reader fails every command in flight instead of reading a broken stream.
+    func send(_ bytes: [UInt8]) -> Bool {
+        guard let context else { return false }
+        let status = bytes.withUnsafeBytes { chiredis_send(context, $0.baseAddress, $0.count) }
+        if status != 0 { chiredis_shutdown(context) }
+        return status == 0
+    }
+
+    /// The next reply on the wire, or the failure that ended the connection (then call ``close()``).
+    func readReply() -> Result<RedisReply, RedisFailure> {
+        guard let context else { return .failure(RedisFailure(.connectionLost, "no connection")) }
+        var direct: UnsafeMutablePointer<CChar>?
+        var length = 0
+        if let reply = chiredis_read_reply(context, &direct, &length) { return .success(RedisReply(taking: reply)) }
+        // A large bulk string (a hit) came in a buffer of its own: it becomes the Data as it is.
+        guard let direct else { return .failure(contextFailure(context)) }
+        return .success(.string(Data(bytesNoCopy: direct, count: length, deallocator: .free)))
+    }
+
+    /// AUTH and SELECT when the endpoint asks for them, before the connection carries anything else.
+    private func handshake() -> RedisFailure? {
+        var commands: [RedisCommand] = []
         if let password = endpoint.password {
-            handshake.append(RedisCommand("AUTH", arguments: (endpoint.username.map { [Data($0.utf8)] } ?? []) + [Data(password.utf8)]))
+            commands.append(RedisCommand("AUTH", arguments: (endpoint.username.map { [Data($0.utf8)] } ?? []) + [Data(password.utf8)]))
         }
-        if endpoint.database != 0 { handshake.append(RedisCommand("SELECT", Data(String(endpoint.database).utf8))) }
-        guard !handshake.isEmpty else { return nil }
-        switch run(handshake) {
-        case .failure(let failure):
-            return failure
-        case .success(let replies):
-            if let refusal = replies.first(where: { if case .error = $0 { true } else { false } }), case .error(let message) = refusal {
+        if endpoint.database != 0 { commands.append(RedisCommand("SELECT", Data(String(endpoint.database).utf8))) }
+        guard !commands.isEmpty else { return nil }
+        guard send(commands.flatMap { $0.encoded() }) else { return closing(.connectionLost, "\(endpoint) closed the connection during AUTH or SELECT") }
+        for _ in commands {
+            switch readReply() {
+            case .failure(let failure):
+                close()
+                return failure
+            case .success(.error(let message)):
                 close()
                 return RedisFailure(.permissionDenied, "\(endpoint) refused AUTH or SELECT: \(message)")
+            case .success:
+                continue
             }
-            return nil
         }
+        return nil
     }
 
-    private func append(_ command: RedisCommand, to context: UnsafeMutablePointer<redisContext>) -> Bool {
-        command.encoded().withUnsafeBytes { raw in
-            chiredis_append_formatted(context, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count) == 0
-        }
-    }
-
-    private func closingWithContextError() -> RedisFailure {
-        guard let context else { return RedisFailure(.connectionLost, "no connection") }
+    private func contextFailure(_ context: UnsafeMutablePointer<redisContext>) -> RedisFailure {
         let message = String(cString: chiredis_error_message(context))
         let timedOut = chiredis_error_errno(context) == EAGAIN
-        return closing(timedOut ? .timeout : .connectionLost, timedOut ? "no answer from \(endpoint) within the timeout" : "\(endpoint): \(message)")
+        return RedisFailure(timedOut ? .timeout : .connectionLost, timedOut ? "no answer from \(endpoint) within the timeout" : "\(endpoint): \(message)")
     }
 
     private func closing(_ code: ImageKernelError.Code, _ message: String) -> RedisFailure {

@@ -46,8 +46,9 @@ enum StoredValue {
         return CacheEntry(data: tail(of: value, from: cursor), validators: validators)
     }
 
-    /// `value[start...]` as a Data of its own. A large tail shares `value`'s buffer (hiredis' reply
-    /// for a hit: 50 KB not copied), kept alive by the deallocator; a small one is copied.
+    /// `value[start...]` as a Data of its own. A large tail shares `value`'s buffer (for a hit, the
+    /// buffer its bytes were received into: 50 KB not copied), kept alive by the deallocator; a
+    /// small one is copied.
     private static func tail(of value: Data, from start: Data.Index) -> Data {
         let count = value.endIndex - start
         guard count >= 4096 else { return Data(value[start...]) }
