@@ -36,7 +36,8 @@ extension HTTPLoader {
         return TransferSpec(
             url: outgoing.url, headers: outgoing.headers,
             handleCookies: options.contains(.handleCookies),
-            allowInvalidCertificates: options.contains(.allowInvalidSSLCertificates))
+            allowInvalidCertificates: options.contains(.allowInvalidSSLCertificates),
+            resolve: try TransferSpec.resolveLines(for: outgoing.url, pins: context[HTTPLoader.PinnedAddresses.self]))
     }
 
     // Bytes, not Characters: "\r\n" is one Character and would slip past a Character test.

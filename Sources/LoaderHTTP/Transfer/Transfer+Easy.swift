@@ -24,6 +24,8 @@ extension Transfer {
         easy = nil
         if let list = headerList { curl_slist_free_all(list) }
         headerList = nil
+        if let list = resolveList { curl_slist_free_all(list) }
+        resolveList = nil
         callbackRetain?.release()
         callbackRetain = nil
         return handle
@@ -72,6 +74,15 @@ extension Transfer {
         }
         if let headerList {
             try check(CCurl_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
+        }
+        for line in spec.resolve {
+            guard let list = curl_slist_append(resolveList, line) else {
+                throw .http(.internalError, "curl_slist_append failed")
+            }
+            resolveList = list
+        }
+        if let resolveList {
+            try check(CCurl_easy_setopt_pointer(handle, CURLOPT_RESOLVE, resolveList), "CURLOPT_RESOLVE")
         }
         let userdata = callbackRetain?.toOpaque()
         try check(CCurl_easy_setopt_write_function(handle, { buffer, size, count, userdata in

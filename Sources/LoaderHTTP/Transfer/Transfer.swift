@@ -22,6 +22,7 @@ final class Transfer {
     /// The easy handle while running; also the key of the driver's running table.
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
+    var resolveList: UnsafeMutablePointer<curl_slist>?
     /// The retain that curl's userdata pointer holds while the easy handle exists.
     var callbackRetain: Unmanaged<Transfer>?
 
@@ -51,7 +52,7 @@ final class Transfer {
     }
 
     deinit {
-        precondition(easy == nil && headerList == nil, "a transfer must release its curl handle before it goes away")
+        precondition(easy == nil && headerList == nil && resolveList == nil, "a transfer must release its curl handle before it goes away")
         body.release()
     }
 

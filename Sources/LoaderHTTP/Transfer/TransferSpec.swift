@@ -18,20 +18,24 @@ struct TransferSpec: Hashable, Sendable {
     let headers: [Header]
     let handleCookies: Bool
     let allowInvalidCertificates: Bool
+    /// `CURLOPT_RESOLVE` lines pinning the host's addresses (``HTTPLoader/PinnedAddresses``).
+    let resolve: [String]
     /// Computed once: the driver hashes a spec several times per transfer.
     private let precomputedHash: Int
 
-    init(url: URL, headers: [String: String], handleCookies: Bool, allowInvalidCertificates: Bool) {
+    init(url: URL, headers: [String: String], handleCookies: Bool, allowInvalidCertificates: Bool, resolve: [String] = []) {
         self.url = url
         self.headers = headers.map { Header(name: $0.key, value: $0.value) }
             .sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
         self.handleCookies = handleCookies
         self.allowInvalidCertificates = allowInvalidCertificates
+        self.resolve = resolve
         var hasher = Hasher()
         hasher.combine(url)
         hasher.combine(self.headers)
         hasher.combine(handleCookies)
         hasher.combine(allowInvalidCertificates)
+        hasher.combine(resolve)
         precomputedHash = hasher.finalize()
     }
 
@@ -40,6 +44,7 @@ struct TransferSpec: Hashable, Sendable {
     static func == (a: TransferSpec, b: TransferSpec) -> Bool {
         a.precomputedHash == b.precomputedHash && a.url == b.url && a.headers == b.headers
             && a.handleCookies == b.handleCookies && a.allowInvalidCertificates == b.allowInvalidCertificates
+            && a.resolve == b.resolve
     }
 
     /// Whether the request carries a validator, so a 304 means "your copy is current".
