@@ -69,7 +69,8 @@ struct ProxyRequestTests {
     }
 
     @Test func originPolicyMatchesByPartsNotByText() throws {
-        let policy = try OriginPolicy(allowedPrefixes: ["https://cdn.example.com/images/", "http://127.0.0.1:8080/"])
+        let policy = try OriginPolicy(
+            allowedPrefixes: ["https://cdn.example.com/images/", "http://127.0.0.1:8080/"], resolver: { _ in ["93.184.215.14"] })
         try policy.check(URL(string: "https://CDN.example.com/images/a.jpg")!)
         try policy.check(URL(string: "https://cdn.example.com:443/images/x/y.png")!)
         try policy.check(URL(string: "http://127.0.0.1:8080/anything.png")!)
@@ -104,10 +105,14 @@ struct ProxyRequestTests {
         for host in ["rebound", "private", "mapped"] {
             #expect(throws: ProxyError.self, "\(host)") { try policy.check(URL(string: "http://\(host).example.com/a.png")!) }
         }
-        try policy.check(URL(string: "http://public.example.com/a.png")!)
-        try policy.check(URL(string: "http://8.8.8.8/a.png")!)
-        try policy.check(URL(string: "http://10.1.2.3/a.png")!)  // named explicitly
-        try policy.check(URL(string: "http://unknown.example.com/a.png")!)  // does not resolve: the load fails later
+        // The addresses checked are the ones the load is pinned to; literals need no pin.
+        #expect(try policy.check(URL(string: "http://public.example.com/a.png")!)
+            == ["public.example.com": ["93.184.215.14", "2606:2800:21f:cb07::1"]])
+        #expect(try policy.check(URL(string: "http://8.8.8.8/a.png")!).isEmpty)
+        #expect(try policy.check(URL(string: "http://10.1.2.3/a.png")!).isEmpty)  // named explicitly
+        // A name that does not resolve is refused now, not left for the loader to resolve again.
+        let unresolved = #expect(throws: ProxyError.self) { try policy.check(URL(string: "http://unknown.example.com/a.png")!) }
+        #expect(unresolved?.status == 502)
         let loopbackAllowed = try OriginPolicy(allowedPrefixes: ["http://localhost:9/"])
         try loopbackAllowed.check(URL(string: "http://localhost:9/a.png")!)
     }

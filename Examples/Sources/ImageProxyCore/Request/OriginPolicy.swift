@@ -44,8 +44,13 @@ public struct OriginPolicy: Sendable {
     }
 
     /// Checks `url` against the allow-list and the address ranges.
-    /// - Throws: ``ProxyError`` 403 `origin_not_allowed`.
-    public func check(_ url: URL) throws(ProxyError) {
+    /// - Returns: the addresses checked for a host name (host → addresses), to pin the load to
+    ///   (`HTTPLoader.PinnedAddresses`) so that a second resolution cannot answer differently;
+    ///   empty for an address literal or an allowed internal host.
+    /// - Throws: ``ProxyError`` 403 `origin_not_allowed`; 502 `dnsFailure` for a name that does
+    ///   not resolve (it is not left for the loader to resolve again).
+    @discardableResult
+    public func check(_ url: URL) throws(ProxyError) -> [String: [String]] {
         let shown = String(url.absoluteString.prefix(200))
         guard url.user == nil, url.password == nil else { throw .originNotAllowed("\(shown): sources with user info are refused") }
         let rawPath = url.path(percentEncoded: true)
@@ -55,15 +60,19 @@ public struct OriginPolicy: Sendable {
         guard let parts = Self.parts(of: url) else { throw .originNotAllowed("\(shown) is not an absolute http(s) URL") }
         guard let prefix = prefixes.first(where: { $0.scheme == parts.scheme && $0.host == parts.host && $0.port == parts.port && parts.path.hasPrefix($0.path) })
         else { throw .originNotAllowed("\(shown) is not under an allowed origin") }
-        if prefix.namesInternalHost { return }
+        if prefix.namesInternalHost { return [:] }
         if let address = IPAddress(parts.host) {
             guard !address.isInternal else { throw .originNotAllowed("\(shown): \(parts.host) is an internal address") }
-            return
+            return [:]
         }
         let addresses = resolve(parts.host)
         if let address = addresses.first(where: \.isInternal) {
             throw .originNotAllowed("\(shown): \(parts.host) resolves to the internal address \(address)")
         }
+        guard !addresses.isEmpty else {
+            throw ProxyError(status: 502, code: "dnsFailure", message: "\(parts.host) does not resolve")
+        }
+        return [parts.host: addresses.map(\.description)]
     }
 
     static func parts(of url: URL) -> Prefix? {

@@ -1,4 +1,5 @@
 import Foundation
+import LoaderHTTP
 import ImageKernel
 
 extension ImageProxyService {
@@ -15,10 +16,12 @@ extension ImageProxyService {
             guard let list, let url = URL(string: list), url.scheme != nil else {
                 throw ProxyError.invalidPath("gallery needs ?list= an absolute http(s) URL of a list of image URLs")
             }
-            try policy.check(url)
-            let data = try await Self.withDeadline(configuration.sourceTimeout, what: list) { [loader] () async throws(ProxyError) -> Data in
+            let pins = try policy.check(url)
+            var context = ImageContext()
+            if !pins.isEmpty { context[HTTPLoader.PinnedAddresses.self] = pins }
+            let data = try await Self.withDeadline(configuration.sourceTimeout, what: list) { [loader, context] () async throws(ProxyError) -> Data in
                 do throws(ImageKernelError) {
-                    return try await loader.load(ImageRequest(url: url), options: [], context: ImageContext(), progress: { _ in }).data
+                    return try await loader.load(ImageRequest(url: url), options: [], context: context, progress: { _ in }).data
                 } catch {
                     throw ProxyError(error)
                 }

@@ -1,11 +1,13 @@
 import CacheDisk
 import Foundation
 import ImageKernel
+import LoaderHTTP
 
 extension ImageProxyService {
     /// The source's bytes through the manager (download shared by every render of the source,
     /// originals cached), following redirects itself so each hop meets the origin policy, all
-    /// within ``ProxyConfiguration/sourceTimeout``.
+    /// within ``ProxyConfiguration/sourceTimeout``. Each hop connects to the addresses the policy
+    /// checked (`HTTPLoader.PinnedAddresses`), never to a second resolution of the name.
     /// - Returns: the bytes and where they came from (`origin`, `source-memory`, `source-disk`, `source-shared`).
     func loadSource(_ source: URL) async throws(ProxyError) -> (Data, String) {
         let manager = self.manager
@@ -13,10 +15,13 @@ extension ImageProxyService {
         let hops = configuration.maxRedirects
         return try await Self.withDeadline(configuration.sourceTimeout, what: source.absoluteString) { () async throws(ProxyError) -> (Data, String) in
             var url = source
+            var pins = try policy.check(source)
             for _ in 0...hops {
                 let result: ImageResult
                 do throws(ImageKernelError) {
-                    result = try await manager.image(for: url, options: [.avoidDecode, .retryFailed])
+                    var context = ImageContext()
+                    if !pins.isEmpty { context[HTTPLoader.PinnedAddresses.self] = pins }
+                    result = try await manager.image(for: url, options: [.avoidDecode, .retryFailed], context: context)
                 } catch {
                     guard error.code == .httpStatus, let status = error.httpStatus, [301, 302, 303, 307, 308].contains(status) else {
                         throw ProxyError(error)
@@ -25,7 +30,7 @@ extension ImageProxyService {
                         throw ProxyError(status: 502, code: "redirect", message: "the source answered \(status) without a usable Location")
                     }
                     do throws(ProxyError) {
-                        try policy.check(next)
+                        pins = try policy.check(next)
                     } catch {
                         throw ProxyError.originNotAllowed("the source redirects to a disallowed origin: \(error.message)")
                     }
