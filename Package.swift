@@ -89,7 +89,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
-        .target(name: "Transformers", dependencies: ["ImageKernel"], swiftSettings: strict),
+        // The 8-bit convolution kernels (AVX2 chosen at run time); internal to Transformers.
+        .target(name: "CTransformKernels"),
+        .target(name: "Transformers", dependencies: ["ImageKernel", "CTransformKernels"], swiftSettings: strict),
         .executableTarget(
             name: "imagekernel",
             dependencies: [
@@ -153,6 +155,8 @@ let package = Package(
             dependencies: [
                 // AnimationReference: sha256Hex, the hash REFERENCE.tsv uses.
                 "TestData", "AnimationReference", "Transformers", "ImageKernel", "ImageKernelConformance", "CoderJPEG",
+                // CTransformKernels: to compare its SIMD kernels with the portable ones.
+                "CTransformKernels",
             ],
             exclude: ["Reference"],
             swiftSettings: strict

@@ -1,8 +1,9 @@
 import ImageKernel
 
-/// A 2-D filter as two 1-D passes: horizontal then vertical, streamed through a small ring of
-/// rows, or vertical then horizontal through a float plane when that leaves the smaller
-/// intermediate (Pillow's order). Work is split by rows across cores for large images; the inner
+/// A 2-D filter as two 1-D passes. 8-bit images take the fixed-point C kernels
+/// (`SeparableFilter+FixedPoint.swift`); others (16-bit, or a `finish` step) run in float:
+/// horizontal then vertical, streamed through a small ring of rows, or vertical then horizontal
+/// through a float plane when that leaves the smaller intermediate (Pillow's order). Work is split by rows across cores for large images; the inner
 /// loops run over `SIMD4<Float>` pixels.
 struct SeparableFilter {
     let horizontal: FilterWeights
@@ -16,6 +17,9 @@ struct SeparableFilter {
         to image: Image, codec: WorkingRowCodec, outputFormat: PixelFormat,
         finish: ((_ y: Int, _ row: UnsafeMutablePointer<WorkingPixel>) -> Void)? = nil
     ) throws(ImageKernelError) -> Image {
+        if finish == nil, Self.takesFixedPoint(image, outputFormat: outputFormat) {
+            return try applyFixedPoint(to: image, premultiplying: codec.premultiplies)
+        }
         let outWidth = horizontal.outputCount, outHeight = vertical.outputCount
         let firstRow = vertical.starts.first ?? 0
         let endRow = zip(vertical.starts, vertical.counts).map { $0 + $1 }.max() ?? 0

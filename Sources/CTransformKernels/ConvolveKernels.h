@@ -1,0 +1,109 @@
+// The convolution kernels, compiled once per instruction set: the including file defines
+// IK_TARGET (the function attribute), IK_NAME(base) (the function's name) and
+// IK_DOT(acc, x, c) (acc plus the pairwise products of x and c, as `vpmaddwd` then `vpaddd`, or
+// one `vpdpwssd`).
+//
+// Both passes multiply 16-bit samples by 16-bit coefficients in pairs and sum in 32 bits, as
+// Pillow-SIMD does: the horizontal pass puts two rows in the two 128-bit lanes of a register,
+// and four rows share each broadcast coefficient pair; the vertical pass interleaves two source
+// rows so each product applies two taps to eight samples.
+
+static inline int32_t load_pair(const int16_t *k) {
+    int32_t v;
+    memcpy(&v, k, sizeof v);
+    return v;
+}
+
+static inline void store_pixel(uint8_t *out, uint32_t v, int channels, int last) {
+    if (channels == 4 || !last) memcpy(out, &v, 4); // RGB: the 4th byte is overwritten by the next pixel
+    else memcpy(out, &v, 3);
+}
+
+IK_TARGET void IK_NAME(ik_convolve_rows_u8)(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_taps *t) {
+    // Samples of pixels 0,1 (first mask) or 2,3 (second) of four, as 16-bit pairs per channel:
+    // (p0.c, p1.c) for c in 0..<4; the fourth channel of RGB stays zero.
+    const __m256i first = channels == 4
+        ? _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1, 0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1)
+        : _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1, 0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
+    const __m256i second = channels == 4
+        ? _mm256_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1, 8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1)
+        : _mm256_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1, 6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
+    const __m256i round = _mm256_set1_epi32(1 << (t->precision - 1));
+    const __m128i shift = _mm_cvtsi32_si128(t->precision);
+    // Rows 0,1 share one register (one per 128-bit lane), rows 2,3 another; missing rows repeat
+    // row 0 and are not stored.
+    const uint8_t *r0 = in[0], *r1 = rows > 1 ? in[1] : r0, *r2 = rows > 2 ? in[2] : r0, *r3 = rows > 3 ? in[3] : r0;
+    const int32_t count = t->count;
+    for (int32_t i = 0; i < count; i++) {
+        const size_t start = (size_t)t->starts[i] * channels;
+        const uint8_t *p0 = r0 + start, *p1 = r1 + start, *p2 = r2 + start, *p3 = r3 + start;
+        const int16_t *k = t->coefficients + t->offsets[i];
+        const int32_t n = t->counts[i];
+        __m256i a01 = round, b01 = _mm256_setzero_si256(), a23 = round, b23 = _mm256_setzero_si256();
+        for (int32_t j = 0; j < n; j += 4) {
+            const size_t at = (size_t)j * channels;
+            const __m256i c01 = _mm256_set1_epi32(load_pair(k + j)), c23 = _mm256_set1_epi32(load_pair(k + j + 2));
+            const __m256i x01 = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p0 + at))), _mm_loadu_si128((const __m128i *)(p1 + at)), 1);
+            const __m256i x23 = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p2 + at))), _mm_loadu_si128((const __m128i *)(p3 + at)), 1);
+            a01 = IK_DOT(a01, _mm256_shuffle_epi8(x01, first), c01);
+            b01 = IK_DOT(b01, _mm256_shuffle_epi8(x01, second), c23);
+            a23 = IK_DOT(a23, _mm256_shuffle_epi8(x23, first), c01);
+            b23 = IK_DOT(b23, _mm256_shuffle_epi8(x23, second), c23);
+        }
+        const __m256i s01 = _mm256_sra_epi32(_mm256_add_epi32(a01, b01), shift);
+        const __m256i s23 = _mm256_sra_epi32(_mm256_add_epi32(a23, b23), shift);
+        // Lane 0: row 0 then row 2; lane 1: row 1 then row 3.
+        __m256i s = _mm256_packs_epi32(s01, s23);
+        s = _mm256_packus_epi16(s, s);
+        uint32_t px[8];
+        _mm256_storeu_si256((__m256i *)px, s);
+        const int last = i == count - 1;
+        const size_t at = (size_t)i * channels;
+        store_pixel(out[0] + at, px[0], channels, last);
+        if (rows > 1) store_pixel(out[1] + at, px[4], channels, last);
+        if (rows > 2) store_pixel(out[2] + at, px[1], channels, last);
+        if (rows > 3) store_pixel(out[3] + at, px[5], channels, last);
+    }
+}
+
+IK_TARGET void IK_NAME(ik_convolve_columns_u8)(
+    const uint8_t *const *rows, int32_t count, const int16_t *coefficients, int32_t precision, uint8_t *out, size_t bytes) {
+    const int32_t rounding = 1 << (precision - 1);
+    const __m256i round = _mm256_set1_epi32(rounding);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m128i shift = _mm_cvtsi32_si128(precision);
+    size_t x = 0;
+    for (; x + 32 <= bytes; x += 32) {
+        __m256i s0 = round, s1 = round, s2 = round, s3 = round;
+        int32_t k = 0;
+        for (; k + 2 <= count; k += 2) {
+            const __m256i a = _mm256_loadu_si256((const __m256i *)(rows[k] + x));
+            const __m256i b = _mm256_loadu_si256((const __m256i *)(rows[k + 1] + x));
+            const __m256i c = _mm256_set1_epi32(load_pair(coefficients + k));
+            const __m256i lo = _mm256_unpacklo_epi8(a, b), hi = _mm256_unpackhi_epi8(a, b);
+            s0 = IK_DOT(s0, _mm256_unpacklo_epi8(lo, zero), c);
+            s1 = IK_DOT(s1, _mm256_unpackhi_epi8(lo, zero), c);
+            s2 = IK_DOT(s2, _mm256_unpacklo_epi8(hi, zero), c);
+            s3 = IK_DOT(s3, _mm256_unpackhi_epi8(hi, zero), c);
+        }
+        if (k < count) {
+            const __m256i a = _mm256_loadu_si256((const __m256i *)(rows[k] + x));
+            const __m256i c = _mm256_set1_epi32((uint16_t)coefficients[k]);
+            const __m256i lo = _mm256_unpacklo_epi8(a, zero), hi = _mm256_unpackhi_epi8(a, zero);
+            s0 = IK_DOT(s0, _mm256_unpacklo_epi8(lo, zero), c);
+            s1 = IK_DOT(s1, _mm256_unpackhi_epi8(lo, zero), c);
+            s2 = IK_DOT(s2, _mm256_unpacklo_epi8(hi, zero), c);
+            s3 = IK_DOT(s3, _mm256_unpackhi_epi8(hi, zero), c);
+        }
+        const __m256i p0 = _mm256_packs_epi32(_mm256_sra_epi32(s0, shift), _mm256_sra_epi32(s1, shift));
+        const __m256i p1 = _mm256_packs_epi32(_mm256_sra_epi32(s2, shift), _mm256_sra_epi32(s3, shift));
+        _mm256_storeu_si256((__m256i *)(out + x), _mm256_packus_epi16(p0, p1));
+    }
+    for (; x < bytes; x++) {
+        int32_t s = rounding;
+        for (int32_t k = 0; k < count; k++) s += (int32_t)rows[k][x] * coefficients[k];
+        out[x] = ik_clamp_u8(s, precision);
+    }
+}

@@ -1,0 +1,48 @@
+#ifndef C_TRANSFORM_KERNELS_H
+#define C_TRANSFORM_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Fixed-point taps of a 1-D convolution over 8-bit samples: output `i` is the sum over
+/// `k < counts[i]` of `coefficients[offsets[i] + k]` times input pixel `starts[i] + k`, divided by
+/// 2^precision with rounding and clamped to 0...255. Each output's coefficients are zero-padded to
+/// a multiple of 4 (offsets are multiples of 4), so kernels may read 4 taps at a time.
+typedef struct {
+    int32_t count;
+    const int32_t *starts;
+    const int32_t *counts;
+    const int32_t *offsets;
+    const int16_t *coefficients;
+    int32_t precision;
+} ik_taps;
+
+/// The horizontal pass over `rows` rows (1...4) with the same taps: `in[r]` into `out[r]`.
+/// `channels` is 1...4 interleaved samples per pixel. Input pixel `starts[i]` is at
+/// `in[r] + starts[i] * channels`; inputs must stay readable `IK_ROW_PADDING` bytes past the last
+/// pixel any output uses. Each output row receives `count * channels` bytes.
+void ik_convolve_rows_u8(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_taps *taps);
+
+/// The vertical pass: `out[x]` (for `x < bytes`) is the sum over `k < count` of
+/// `coefficients[k] * rows[k][x]`, rounded at `precision` fractional bits and clamped.
+void ik_convolve_columns_u8(
+    const uint8_t *const *rows, int32_t count, const int16_t *coefficients, int32_t precision, uint8_t *out, size_t bytes);
+
+/// Straight to premultiplied alpha (alpha last; `channels` 2 or 4), rounding as Pillow's RGBa.
+void ik_premultiply_u8(const uint8_t *in, uint8_t *out, size_t pixels, int channels);
+
+/// Premultiplied back to straight alpha in place, rounding to nearest.
+void ik_unpremultiply_u8(uint8_t *row, size_t pixels, int channels);
+
+/// Bytes past a row's last used pixel that the horizontal pass may read.
+#define IK_ROW_PADDING 64
+
+/// The kernels that run: 2 AVX-512 VNNI (on 256-bit registers), 1 AVX2, 0 portable C; the
+/// highest the CPU has, up to the limit set below.
+int ik_simd_level(void);
+
+/// Limits the kernels for the whole process to `level` (0, 1 or 2; 2 by default); for tests
+/// comparing each level with the portable kernels, and for benchmarks.
+void ik_set_simd_enabled(int level);
+
+#endif
