@@ -74,3 +74,17 @@ void ik_convolve_columns_u8(
         out[x] = ik_clamp_u8(s, precision);
     }
 }
+
+void ik_convolve_columns2_u8(
+    const uint8_t *const *rows, int32_t count, const int16_t *k0, const int16_t *k1, int32_t precision, uint8_t *out0, uint8_t *out1,
+    size_t bytes) {
+#if defined(__x86_64__)
+    switch (ik_simd_level()) {
+    case 2: ik_convolve_columns2_u8_vnni(rows, count, k0, k1, precision, out0, out1, bytes); return;
+    case 1: ik_convolve_columns2_u8_avx2(rows, count, k0, k1, precision, out0, out1, bytes); return;
+    default: break;
+    }
+#endif
+    ik_convolve_columns_u8(rows, count, k0, precision, out0, bytes);
+    ik_convolve_columns_u8(rows, count, k1, precision, out1, bytes);
+}

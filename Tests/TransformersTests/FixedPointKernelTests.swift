@@ -9,6 +9,8 @@ struct FixedPointKernelTests {
     static let specs = [
         "resize:stretch:37:23:lanczos3", "resize:stretch:173:9:bicubic", "resize:stretch:19:61:bilinear:enlarge",
         "resize:stretch:64:48:box", "resize:fill:30:30:lanczos3:ce", "resize:stretch:1:1:lanczos3", "blur:1.5", "blur:6",
+        // Enlargements: consecutive output rows share their source rows (the two-output vertical kernel).
+        "resize:stretch:300:200:bicubic:enlarge", "resize:stretch:140:400:lanczos3:enlarge",
     ]
 
     @Test func everyLevelGivesThePortableKernelsBytes() throws {

@@ -28,6 +28,12 @@ void ik_convolve_rows_u8(const uint8_t *const *in, uint8_t *const *out, int rows
 void ik_convolve_columns_u8(
     const uint8_t *const *rows, int32_t count, const int16_t *coefficients, int32_t precision, uint8_t *out, size_t bytes);
 
+/// Two outputs of the vertical pass over the same `rows`, with coefficients `k0` and `k1`
+/// (consecutive output rows of an enlargement share their source rows).
+void ik_convolve_columns2_u8(
+    const uint8_t *const *rows, int32_t count, const int16_t *k0, const int16_t *k1, int32_t precision, uint8_t *out0, uint8_t *out1,
+    size_t bytes);
+
 /// Straight to premultiplied alpha (alpha last; `channels` 2 or 4), rounding as Pillow's RGBa.
 void ik_premultiply_u8(const uint8_t *in, uint8_t *out, size_t pixels, int channels);
 

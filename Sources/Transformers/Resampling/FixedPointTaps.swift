@@ -40,7 +40,8 @@ final class FixedPointTaps: @unchecked Sendable {
         }
         precision = bits
         // Lay the coefficients out padded, one block per distinct `offsets` entry.
-        var blockOf: [Int: Int32] = [:]
+        // Where each source block went (-1: not yet), indexed by its offset in `weights`.
+        var blockOf = [Int32](repeating: -1, count: max(1, weights.weights.count))
         var layout: [(source: Int, count: Int, at: Int)] = []
         var total = 0
         starts = .allocate(capacity: max(1, n))
@@ -48,7 +49,8 @@ final class FixedPointTaps: @unchecked Sendable {
         offsets = .allocate(capacity: max(1, n))
         for i in 0..<n {
             let count = weights.counts[i]
-            if let at = blockOf[weights.offsets[i]] {
+            let at = blockOf[weights.offsets[i]]
+            if at >= 0 {
                 offsets[i] = at
             } else {
                 blockOf[weights.offsets[i]] = Int32(total)

@@ -133,8 +133,8 @@ private struct FixedPointPlan: @unchecked Sendable {
         defer { withExtendedLifetime(buffers) {} }
         let ring = RowSlots(count: vertical.taps + batch, bytes: rowBytes)
         defer { withExtendedLifetime(ring) {} }
-        var next = 0
-        for y in rows {
+        var next = 0, y = rows.lowerBound
+        while y < rows.upperBound {
             let start = vertical.start(y), count = vertical.count(y), end = start + count
             next = max(next, start)
             while next < end {
@@ -159,8 +159,19 @@ private struct FixedPointPlan: @unchecked Sendable {
             }
             for k in 0..<count { window[k] = UnsafePointer(ring.slot(start + k)) }
             let target = out + y * rowBytes
-            ik_convolve_columns_u8(window, Int32(count), vertical.coefficients(y), vertical.precision, target, rowBytes)
-            finishRows(target, 1)
+            // An enlargement's consecutive output rows often share their source rows: then two
+            // at once, reading and widening the rows once.
+            if y + 1 < rows.upperBound && vertical.start(y + 1) == start && vertical.count(y + 1) == count {
+                ik_convolve_columns2_u8(
+                    window, Int32(count), vertical.coefficients(y), vertical.coefficients(y + 1), vertical.precision, target,
+                    target + rowBytes, rowBytes)
+                finishRows(target, 2)
+                y += 2
+            } else {
+                ik_convolve_columns_u8(window, Int32(count), vertical.coefficients(y), vertical.precision, target, rowBytes)
+                finishRows(target, 1)
+                y += 1
+            }
         }
     }
 
