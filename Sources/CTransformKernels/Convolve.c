@@ -88,3 +88,29 @@ void ik_convolve_columns2_u8(
     ik_convolve_columns_u8(rows, count, k0, precision, out0, bytes);
     ik_convolve_columns_u8(rows, count, k1, precision, out1, bytes);
 }
+
+void ik_convolve_rows_paired_u8(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_pair_taps *t) {
+#if defined(__x86_64__)
+    if (channels == 3 || channels == 4) {
+        switch (ik_simd_level()) {
+        case 2: ik_convolve_rows_paired_u8_vnni(in, out, rows, channels, t); return;
+        case 1: ik_convolve_rows_paired_u8_avx2(in, out, rows, channels, t); return;
+        default: break;
+        }
+    }
+#endif
+    const int32_t round = 1 << (t->precision - 1);
+    for (int r = 0; r < rows; r++) {
+        for (int32_t p = 0; p < t->count; p++) {
+            const uint8_t *src = in[r] + (size_t)t->starts[p] * channels;
+            for (int32_t o = 0; o < 2 && 2 * p + o < t->outputs; o++) {
+                const int16_t *k = t->coefficients + t->offsets[p] + o * t->strides[p];
+                int32_t s[4] = {round, round, round, round};
+                for (int32_t j = 0; j < t->counts[p]; j++) {
+                    for (int c = 0; c < channels; c++) s[c] += (int32_t)src[j * channels + c] * k[j];
+                }
+                for (int c = 0; c < channels; c++) out[r][(size_t)(2 * p + o) * channels + c] = ik_clamp_u8(s[c], t->precision);
+            }
+        }
+    }
+}

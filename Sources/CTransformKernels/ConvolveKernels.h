@@ -156,3 +156,61 @@ IK_TARGET void IK_NAME(ik_convolve_columns2_u8)(
         out1[x] = ik_clamp_u8(t, precision);
     }
 }
+
+IK_TARGET void IK_NAME(ik_convolve_rows_paired_u8)(
+    const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_pair_taps *t) {
+    // As ik_convolve_rows_u8, with each pixel group shuffled once for two outputs.
+    const __m256i first = channels == 4
+        ? _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1, 0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1)
+        : _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1, 0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
+    const __m256i second = channels == 4
+        ? _mm256_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1, 8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1)
+        : _mm256_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1, 6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
+    const __m256i round = _mm256_set1_epi32(1 << (t->precision - 1));
+    const __m128i shift = _mm_cvtsi32_si128(t->precision);
+    const uint8_t *r0 = in[0], *r1 = rows > 1 ? in[1] : r0, *r2 = rows > 2 ? in[2] : r0, *r3 = rows > 3 ? in[3] : r0;
+    const int32_t outputs = t->outputs;
+    for (int32_t p = 0; p < t->count; p++) {
+        const size_t start = (size_t)t->starts[p] * channels;
+        const uint8_t *p0 = r0 + start, *p1 = r1 + start, *p2 = r2 + start, *p3 = r3 + start;
+        const int16_t *k = t->coefficients + t->offsets[p], *l = k + t->strides[p];
+        const int32_t n = t->counts[p];
+        __m256i a01 = round, b01 = _mm256_setzero_si256(), a23 = round, b23 = _mm256_setzero_si256();
+        __m256i e01 = round, f01 = _mm256_setzero_si256(), e23 = round, f23 = _mm256_setzero_si256();
+        for (int32_t j = 0; j < n; j += 4) {
+            const size_t at = (size_t)j * channels;
+            const __m256i x01 = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p0 + at))), _mm_loadu_si128((const __m128i *)(p1 + at)), 1);
+            const __m256i x23 = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p2 + at))), _mm_loadu_si128((const __m128i *)(p3 + at)), 1);
+            const __m256i lo01 = _mm256_shuffle_epi8(x01, first), hi01 = _mm256_shuffle_epi8(x01, second);
+            const __m256i lo23 = _mm256_shuffle_epi8(x23, first), hi23 = _mm256_shuffle_epi8(x23, second);
+            const __m256i c01 = _mm256_set1_epi32(load_pair(k + j)), c23 = _mm256_set1_epi32(load_pair(k + j + 2));
+            a01 = IK_DOT(a01, lo01, c01);
+            b01 = IK_DOT(b01, hi01, c23);
+            a23 = IK_DOT(a23, lo23, c01);
+            b23 = IK_DOT(b23, hi23, c23);
+            const __m256i d01 = _mm256_set1_epi32(load_pair(l + j)), d23 = _mm256_set1_epi32(load_pair(l + j + 2));
+            e01 = IK_DOT(e01, lo01, d01);
+            f01 = IK_DOT(f01, hi01, d23);
+            e23 = IK_DOT(e23, lo23, d01);
+            f23 = IK_DOT(f23, hi23, d23);
+        }
+        for (int o = 0; o < 2; o++) {
+            const int32_t i = 2 * p + o;
+            if (i >= outputs) break;
+            const __m256i s01 = _mm256_sra_epi32(o ? _mm256_add_epi32(e01, f01) : _mm256_add_epi32(a01, b01), shift);
+            const __m256i s23 = _mm256_sra_epi32(o ? _mm256_add_epi32(e23, f23) : _mm256_add_epi32(a23, b23), shift);
+            __m256i s = _mm256_packs_epi32(s01, s23);
+            s = _mm256_packus_epi16(s, s);
+            uint32_t px[8];
+            _mm256_storeu_si256((__m256i *)px, s);
+            const int last = i == outputs - 1;
+            const size_t at = (size_t)i * channels;
+            store_pixel(out[0] + at, px[0], channels, last);
+            if (rows > 1) store_pixel(out[1] + at, px[4], channels, last);
+            if (rows > 2) store_pixel(out[2] + at, px[1], channels, last);
+            if (rows > 3) store_pixel(out[3] + at, px[5], channels, last);
+        }
+    }
+}

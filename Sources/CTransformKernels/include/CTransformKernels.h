@@ -23,6 +23,26 @@ typedef struct {
 /// pixel any output uses. Each output row receives `count * channels` bytes.
 void ik_convolve_rows_u8(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_taps *taps);
 
+/// Horizontal taps for outputs in pairs: pair `p` computes outputs `2p` and `2p + 1` (the
+/// second only while below `outputs`) from input pixels `starts[p] ..< starts[p] + counts[p]`
+/// (the union of both outputs' taps), with coefficients at `offsets[p]` for the first output and
+/// `offsets[p] + stride[p]` for the second, each zero-padded to `stride[p]`, a multiple of 4.
+typedef struct {
+    int32_t outputs;
+    int32_t count;
+    const int32_t *starts;
+    const int32_t *counts;
+    const int32_t *offsets;
+    const int32_t *strides;
+    const int16_t *coefficients;
+    int32_t precision;
+} ik_pair_taps;
+
+/// As ``ik_convolve_rows_u8`` with paired taps: each loaded and widened group of pixels serves
+/// two outputs, which pays when neighbouring outputs' taps overlap (blurs, enlargements, and
+/// reductions by small factors).
+void ik_convolve_rows_paired_u8(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_pair_taps *taps);
+
 /// The vertical pass: `out[x]` (for `x < bytes`) is the sum over `k < count` of
 /// `coefficients[k] * rows[k][x]`, rounded at `precision` fractional bits and clamped.
 void ik_convolve_columns_u8(

@@ -7,6 +7,7 @@ import CTransformKernels
 /// overflow 32 bits). Each output's coefficients are zero-padded to a multiple of four, and
 /// outputs that share weights in ``FilterWeights`` (a Gaussian's interior) share them here.
 final class FixedPointTaps: @unchecked Sendable {
+    let outputCount: Int
     /// The largest tap count of any output.
     let taps: Int
     let precision: Int32
@@ -20,6 +21,7 @@ final class FixedPointTaps: @unchecked Sendable {
     /// The taps of `weights`, with input positions counted from `origin`.
     init(_ weights: FilterWeights, origin: Int = 0) {
         let n = weights.outputCount
+        outputCount = n
         taps = weights.taps
         var largest: Float = 0, largestSum: Float = 0
         for i in 0..<n {
@@ -89,4 +91,6 @@ final class FixedPointTaps: @unchecked Sendable {
     func start(_ i: Int) -> Int { Int(starts[i]) }
     func count(_ i: Int) -> Int { Int(counts[i]) }
     func coefficients(_ i: Int) -> UnsafePointer<Int16> { UnsafePointer(coefficients + Int(offsets[i])) }
+    /// Where output `i`'s coefficients start (outputs with equal weights share them).
+    func offset(_ i: Int) -> Int { Int(offsets[i]) }
 }

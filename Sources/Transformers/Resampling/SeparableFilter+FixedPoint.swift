@@ -14,6 +14,16 @@ extension SeparableFilter {
         image.pixelFormat.bitsPerComponent == 8 && outputFormat == image.pixelFormat
     }
 
+    /// The largest window of ``FixedPointPlan``'s vertical calls for these weights.
+    static func windowCapacity(_ weights: FilterWeights) -> Int {
+        var most = max(1, weights.taps)
+        for y in 0..<max(0, weights.outputCount - 1) {
+            let end = max(weights.starts[y] + weights.counts[y], weights.starts[y + 1] + weights.counts[y + 1])
+            most = max(most, min(end - weights.starts[y], 2 * weights.taps))
+        }
+        return most
+    }
+
     /// Filters an 8-bit `image` (see ``takesFixedPoint(_:outputFormat:)``).
     func applyFixedPoint(to image: Image, premultiplying: Bool) throws(ImageKernelError) -> Image {
         let format = image.pixelFormat, channels = format.bytesPerPixel
@@ -25,9 +35,11 @@ extension SeparableFilter {
         let loadWidth = endColumn - firstColumn, planeRows = endRow - firstRow
         try TransformLimits.check(width: max(loadWidth, 1), height: max(outHeight, 1), what: "intermediate of the filter")
         try TransformLimits.check(width: outWidth, height: outHeight, what: "output")
+        let horizontalTaps = FixedPointTaps(horizontal, origin: firstColumn)
         let plan = FixedPointPlan(
-            image: image, horizontal: FixedPointTaps(horizontal, origin: firstColumn), vertical: FixedPointTaps(vertical),
-            channels: channels, firstColumn: firstColumn, loadWidth: loadWidth, outWidth: outWidth, endRow: endRow, sourceBytes: image.pixels.count,
+            image: image, horizontal: horizontalTaps, horizontalPairs: channels >= 3 ? PairedTaps(horizontalTaps) : nil,
+            vertical: FixedPointTaps(vertical),
+            channels: channels, firstColumn: firstColumn, loadWidth: loadWidth, outWidth: outWidth, endRow: endRow, windowCapacity: Self.windowCapacity(vertical), sourceBytes: image.pixels.count,
             premultiplies: premultiplying && format.hasAlpha && !format.isPremultiplied)
         // Cost in quarter operations: the vertical kernel spends about 1/4 per sample and tap,
         // the horizontal one about 5/4 per pixel and tap (see ConvolveAVX2.c). The order only
@@ -66,6 +78,8 @@ extension SeparableFilter {
 private struct FixedPointPlan: @unchecked Sendable {
     let image: Image
     let horizontal: FixedPointTaps
+    /// The horizontal taps in pairs, where that is cheaper (see ``PairedTaps``).
+    let horizontalPairs: PairedTaps?
     let vertical: FixedPointTaps
     let channels: Int
     let firstColumn: Int
@@ -73,6 +87,8 @@ private struct FixedPointPlan: @unchecked Sendable {
     let outWidth: Int
     /// One past the last source row any output uses.
     let endRow: Int
+    /// The most source rows one vertical call reads: one output's taps, or two neighbours' union.
+    let windowCapacity: Int
     /// The size of the image's buffer: rows that end at least `IK_ROW_PADDING` bytes before it are
     /// read in place by the horizontal pass.
     let sourceBytes: Int
@@ -93,32 +109,29 @@ private struct FixedPointPlan: @unchecked Sendable {
     /// pixels, then a horizontal pass over those rows, up to ``batch`` at a time.
     func verticalFirst(rows: Range<Int>, source: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) {
         let batch = Self.batch, buffers = PassBuffers(plan: self)
-        let (temp, padded, window, ins, outs) = (buffers.rows, buffers.padded, buffers.window, buffers.ins, buffers.outs)
+        let (temp, padded, ins, outs) = (buffers.rows, buffers.padded, buffers.ins, buffers.outs)
         // The pointers above belong to `buffers`: keep it alive until the slice is done.
         defer { withExtendedLifetime(buffers) {} }
-        // With premultiplication, source rows pass through a ring of `vertical.taps` slots, each
-        // premultiplied once per slice; rows only move down.
-        let ring = premultiplies ? RowSlots(count: vertical.taps, bytes: loadBytes) : nil
+        // With premultiplication, source rows pass through a ring of slots, each premultiplied
+        // once per slice; rows only move down.
+        let ring = premultiplies ? RowSlots(count: windowCapacity, bytes: loadBytes) : nil
         defer { withExtendedLifetime(ring) {} }
         var y = rows.lowerBound
         while y < rows.upperBound {
             let n = min(batch, rows.upperBound - y)
-            for j in 0..<n {
-                let i = y + j, target = temp + j * padded
-                let start = vertical.start(i), count = vertical.count(i)
-                for k in 0..<count {
-                    let p = start + k
-                    if let ring {
-                        window[k] = ring.row(p) { slot in ik_premultiply_u8(sourceRow(p, source), slot, loadWidth, Int32(channels)) }
-                    } else {
-                        window[k] = sourceRow(p, source)
-                    }
+            var j = 0
+            while j < n {
+                let done = verticalRows(y + j, pairable: j + 1 < n, buffers, temp + j * padded, temp + min(j + 1, batch - 1) * padded, loadBytes) { p in
+                    guard let ring else { return sourceRow(p, source) }
+                    return ring.row(p) { slot in ik_premultiply_u8(sourceRow(p, source), slot, loadWidth, Int32(channels)) }
                 }
-                ik_convolve_columns_u8(window, Int32(count), vertical.coefficients(i), vertical.precision, target, loadBytes)
-                ins[j] = UnsafePointer(target)
-                outs[j] = out + i * rowBytes
+                for k in j..<(j + done) {
+                    ins[k] = UnsafePointer(temp + k * padded)
+                    outs[k] = out + (y + k) * rowBytes
+                }
+                j += done
             }
-            ik_convolve_rows_u8(ins, outs, Int32(n), Int32(channels), horizontal.cTable)
+            horizontalPass(ins, outs, n)
             finishRows(out + y * rowBytes, n)
             y += n
         }
@@ -128,18 +141,22 @@ private struct FixedPointPlan: @unchecked Sendable {
     /// at a time), kept in a ring, then a vertical pass from the ring into each output row.
     func horizontalFirst(rows: Range<Int>, source: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) {
         let batch = Self.batch, buffers = PassBuffers(plan: self)
-        let (scratch, padded, window, ins, outs) = (buffers.rows, buffers.padded, buffers.window, buffers.ins, buffers.outs)
+        let (scratch, padded, ins, outs) = (buffers.rows, buffers.padded, buffers.ins, buffers.outs)
         // The pointers above belong to `buffers`: keep it alive until the slice is done.
         defer { withExtendedLifetime(buffers) {} }
-        let ring = RowSlots(count: vertical.taps + batch, bytes: rowBytes)
+        let ring = RowSlots(count: windowCapacity + batch, bytes: rowBytes)
         defer { withExtendedLifetime(ring) {} }
         var next = 0, y = rows.lowerBound
         while y < rows.upperBound {
-            let start = vertical.start(y), count = vertical.count(y), end = start + count
+            let pairable = y + 1 < rows.upperBound
+            let start = vertical.start(y)
+            // The rows of this output and, when it may pair with it, the next one.
+            let pairEnd = pairable ? vertical.start(y + 1) + vertical.count(y + 1) : 0
+            let end = max(start + vertical.count(y), pairEnd - start <= windowCapacity ? pairEnd : 0)
             next = max(next, start)
             while next < end {
                 // Up to `batch` rows ahead (never past the last row any output uses): the ring
-                // keeps `taps + batch` rows, so none of this window is overwritten.
+                // keeps `windowCapacity + batch` rows, so none of this window is overwritten.
                 let n = min(batch, endRow - next)
                 for k in 0..<n {
                     let p = next + k, row = sourceRow(p, source), slot = scratch + k * padded
@@ -154,24 +171,55 @@ private struct FixedPointPlan: @unchecked Sendable {
                     }
                     outs[k] = ring.slot(p)
                 }
-                ik_convolve_rows_u8(ins, outs, Int32(n), Int32(channels), horizontal.cTable)
+                horizontalPass(ins, outs, n)
                 next += n
             }
-            for k in 0..<count { window[k] = UnsafePointer(ring.slot(start + k)) }
             let target = out + y * rowBytes
-            // An enlargement's consecutive output rows often share their source rows: then two
-            // at once, reading and widening the rows once.
-            if y + 1 < rows.upperBound && vertical.start(y + 1) == start && vertical.count(y + 1) == count {
-                ik_convolve_columns2_u8(
-                    window, Int32(count), vertical.coefficients(y), vertical.coefficients(y + 1), vertical.precision, target,
-                    target + rowBytes, rowBytes)
-                finishRows(target, 2)
-                y += 2
-            } else {
-                ik_convolve_columns_u8(window, Int32(count), vertical.coefficients(y), vertical.precision, target, rowBytes)
-                finishRows(target, 1)
-                y += 1
+            let done = verticalRows(y, pairable: pairable, buffers, target, target + (pairable ? rowBytes : 0), rowBytes) {
+                UnsafePointer(ring.slot($0))
             }
+            finishRows(target, done)
+            y += done
+        }
+    }
+
+    /// The vertical pass for output row `y` into `out0`, and for `y + 1` into `out1` as well when
+    /// `pairable` and the two windows overlap enough: then both run over the union of their rows
+    /// (coefficients zero-padded to it), so each row is loaded and widened once for both. Returns
+    /// the number of rows done. `row` gives source row `p` as the pass reads it.
+    @inline(__always)
+    private func verticalRows(
+        _ y: Int, pairable: Bool, _ buffers: PassBuffers, _ out0: UnsafeMutablePointer<UInt8>, _ out1: UnsafeMutablePointer<UInt8>,
+        _ bytes: Int, row: (Int) -> UnsafePointer<UInt8>
+    ) -> Int {
+        let start = vertical.start(y), count = vertical.count(y), window = buffers.window
+        if pairable {
+            let start1 = vertical.start(y + 1), count1 = vertical.count(y + 1)
+            let union = max(start + count, start1 + count1) - start
+            // Two outputs over the union cost about as much as one over 4/3 of it (the shuffles
+            // are shared, the multiplies are not).
+            if start1 >= start, 2 * union <= 3 * count, union <= windowCapacity {
+                for k in 0..<union { window[k] = row(start + k) }
+                let k0 = buffers.coefficients, k1 = k0 + union
+                k0.update(repeating: 0, count: 2 * union)
+                k0.update(from: vertical.coefficients(y), count: count)
+                (k1 + (start1 - start)).update(from: vertical.coefficients(y + 1), count: count1)
+                ik_convolve_columns2_u8(window, Int32(union), k0, k1, vertical.precision, out0, out1, bytes)
+                return 2
+            }
+        }
+        for k in 0..<count { window[k] = row(start + k) }
+        ik_convolve_columns_u8(window, Int32(count), vertical.coefficients(y), vertical.precision, out0, bytes)
+        return 1
+    }
+
+    /// The horizontal pass over `n` rows, in pairs of outputs where that is cheaper.
+    @inline(__always)
+    private func horizontalPass(_ ins: UnsafePointer<UnsafePointer<UInt8>?>, _ outs: UnsafePointer<UnsafeMutablePointer<UInt8>?>, _ n: Int) {
+        if let horizontalPairs {
+            ik_convolve_rows_paired_u8(ins, outs, Int32(n), Int32(channels), horizontalPairs.cTable)
+        } else {
+            ik_convolve_rows_u8(ins, outs, Int32(n), Int32(channels), horizontal.cTable)
         }
     }
 
@@ -189,6 +237,8 @@ private final class PassBuffers {
     let padded: Int
     let rows: UnsafeMutablePointer<UInt8>
     let window: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+    /// Two outputs' vertical coefficients, padded to their union.
+    let coefficients: UnsafeMutablePointer<Int16>
     let ins: UnsafeMutablePointer<UnsafePointer<UInt8>?>
     let outs: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
 
@@ -197,7 +247,8 @@ private final class PassBuffers {
         padded = plan.loadBytes + Int(IK_ROW_PADDING)
         rows = .allocate(capacity: batch * padded)
         rows.initialize(repeating: 0, count: batch * padded)
-        window = .allocate(capacity: max(1, plan.vertical.taps))
+        window = .allocate(capacity: plan.windowCapacity)
+        coefficients = .allocate(capacity: 2 * plan.windowCapacity)
         ins = .allocate(capacity: batch)
         outs = .allocate(capacity: batch)
     }
@@ -205,6 +256,7 @@ private final class PassBuffers {
     deinit {
         rows.deallocate()
         window.deallocate()
+        coefficients.deallocate()
         ins.deallocate()
         outs.deallocate()
     }
