@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Makes pillow-resize.bin and pillow-resize.tsv: Pillow's resize of the synthetic test images.
+"""Makes pillow-resize.bin/.tsv (8-bit L, RGB, RGBA) and pillow-resize16.bin/.tsv (16-bit gray,
+I;16): Pillow's resize of the synthetic test images.
 
 Run with a Python that has Pillow (the references were made with Pillow 13 from
 ~/.cache/imagekernel-peers/pillow/bin/python):
@@ -47,6 +48,16 @@ def pixels(w, h, channels):
     return bytes(sample(x, y, c, w, h, channels) for y in range(h) for x in range(w) for c in range(channels))
 
 
+def sample16(x, y, w, h):
+    """16-bit gray: the 8-bit gray pattern in the high byte, a second pattern in the low byte."""
+    return sample(x, y, 0, w, h, 1) * 256 + (x * 37 + y * 101) % 256
+
+
+def pixels16(w, h):
+    """Little-endian, as Pillow's I;16 (and ImageKernel's host order on x86-64 and arm64)."""
+    return b"".join(sample16(x, y, w, h).to_bytes(2, "little") for y in range(h) for x in range(w))
+
+
 def main():
     blob = bytearray()
     lines = ["# Pillow %s: Image.frombytes(mode, size, pixels).resize(out, filter)" % PIL.__version__,
@@ -61,6 +72,19 @@ def main():
     with open(os.path.join(HERE, "pillow-resize.bin"), "wb") as f:
         f.write(blob)
     with open(os.path.join(HERE, "pillow-resize.tsv"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    # 16-bit gray (Pillow resizes I;16 with its 16-bit path): pillow-resize16.bin/.tsv.
+    blob = bytearray()
+    lines = lines[:2]
+    for name, (sw, sh), (ow, oh) in CASES:
+        source = Image.frombytes("I;16", (sw, sh), pixels16(sw, sh))
+        for filter_name, resample in FILTERS.items():
+            out = source.resize((ow, oh), resample).tobytes()
+            lines.append("\t".join(map(str, [name, "I;16", filter_name, sw, sh, ow, oh, len(blob), len(out)])))
+            blob += out
+    with open(os.path.join(HERE, "pillow-resize16.bin"), "wb") as f:
+        f.write(blob)
+    with open(os.path.join(HERE, "pillow-resize16.tsv"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 
