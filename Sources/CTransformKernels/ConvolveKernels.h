@@ -19,15 +19,20 @@ static inline void store_pixel(uint8_t *out, uint32_t v, int channels, int last)
     else memcpy(out, &v, 3);
 }
 
+/// The shuffles of the horizontal kernels: samples of pixels 0,1 (`pair` 0) or 2,3 (`pair` 1) of
+/// four loaded pixels, as 16-bit pairs per channel, (p0.c, p1.c) for c in 0..<4; the fourth
+/// channel of RGB stays zero.
+IK_TARGET static inline __m256i pixel_pairs(int channels, int pair) {
+    if (channels == 4) {
+        return pair ? _mm256_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1, 8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1)
+                    : _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1, 0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    }
+    return pair ? _mm256_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1, 6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1)
+                : _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1, 0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
+}
+
 IK_TARGET void IK_NAME(ik_convolve_rows_u8)(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_taps *t) {
-    // Samples of pixels 0,1 (first mask) or 2,3 (second) of four, as 16-bit pairs per channel:
-    // (p0.c, p1.c) for c in 0..<4; the fourth channel of RGB stays zero.
-    const __m256i first = channels == 4
-        ? _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1, 0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1)
-        : _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1, 0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
-    const __m256i second = channels == 4
-        ? _mm256_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1, 8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1)
-        : _mm256_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1, 6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
+    const __m256i first = pixel_pairs(channels, 0), second = pixel_pairs(channels, 1);
     const __m256i round = _mm256_set1_epi32(1 << (t->precision - 1));
     const __m128i shift = _mm_cvtsi32_si128(t->precision);
     // Rows 0,1 share one register (one per 128-bit lane), rows 2,3 another; missing rows repeat
@@ -160,12 +165,7 @@ IK_TARGET void IK_NAME(ik_convolve_columns2_u8)(
 IK_TARGET void IK_NAME(ik_convolve_rows_paired_u8)(
     const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_pair_taps *t) {
     // As ik_convolve_rows_u8, with each pixel group shuffled once for two outputs.
-    const __m256i first = channels == 4
-        ? _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1, 0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1)
-        : _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1, 0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
-    const __m256i second = channels == 4
-        ? _mm256_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1, 8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1)
-        : _mm256_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1, 6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
+    const __m256i first = pixel_pairs(channels, 0), second = pixel_pairs(channels, 1);
     const __m256i round = _mm256_set1_epi32(1 << (t->precision - 1));
     const __m128i shift = _mm_cvtsi32_si128(t->precision);
     const uint8_t *r0 = in[0], *r1 = rows > 1 ? in[1] : r0, *r2 = rows > 2 ? in[2] : r0, *r3 = rows > 3 ? in[3] : r0;
