@@ -6,8 +6,8 @@ import Glibc
 
 /// The 8-bit path of ``SeparableFilter``: both passes in 16-bit fixed point over 8-bit samples,
 /// with an 8-bit intermediate between them (as Pillow and libvips do), in the C kernels of
-/// `CTransformKernels` (AVX2 when the CPU has it). Straight alpha is premultiplied on load, as
-/// Pillow's `RGBa`, and divided back on store.
+/// `CTransformKernels` (AVX-512 VNNI or AVX2 when the CPU has them, portable C otherwise).
+/// Straight alpha is premultiplied on load, as Pillow's `RGBa`, and divided back on store.
 extension SeparableFilter {
     /// Whether `image` can take the fixed-point path.
     static func takesFixedPoint(_ image: Image, outputFormat: PixelFormat) -> Bool {
@@ -39,10 +39,11 @@ extension SeparableFilter {
         let plan = FixedPointPlan(
             image: image, horizontal: horizontalTaps, horizontalPairs: channels >= 3 ? PairedTaps(horizontalTaps) : nil,
             vertical: FixedPointTaps(vertical),
-            channels: channels, firstColumn: firstColumn, loadWidth: loadWidth, outWidth: outWidth, endRow: endRow, windowCapacity: Self.windowCapacity(vertical), sourceBytes: image.pixels.count,
+            channels: channels, firstColumn: firstColumn, loadWidth: loadWidth, outWidth: outWidth, endRow: endRow,
+            windowCapacity: Self.windowCapacity(vertical), sourceBytes: image.pixels.count,
             premultiplies: premultiplying && format.hasAlpha && !format.isPremultiplied)
         // Cost in quarter operations: the vertical kernel spends about 1/4 per sample and tap,
-        // the horizontal one about 5/4 per pixel and tap (see ConvolveAVX2.c). The order only
+        // the horizontal one about 5/4 per pixel and tap (see ConvolveKernels.h). The order only
         // changes the result where a pass can overshoot and its 8-bit intermediate is clamped
         // (negative lobes: bicubic, Lanczos); then it is Pillow 13's, as seen on the reference
         // cases: vertical first only when that leaves the clearly smaller intermediate.
