@@ -31,6 +31,22 @@ IK_TARGET static inline __m256i pixel_pairs(int channels, int pair) {
                 : _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1, 0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
 }
 
+/// Stores output pixel `i` of up to four rows from the horizontal kernels' sums: rows 0 and 1 in
+/// the lanes of `sum01`, rows 2 and 3 in those of `sum23`, with `shift` fractional bits.
+IK_TARGET static inline void store_output(
+    uint8_t *const *out, int rows, int channels, int32_t i, int last, __m256i sum01, __m256i sum23, __m128i shift) {
+    // Lane 0: row 0 then row 2; lane 1: row 1 then row 3.
+    __m256i s = _mm256_packs_epi32(_mm256_sra_epi32(sum01, shift), _mm256_sra_epi32(sum23, shift));
+    s = _mm256_packus_epi16(s, s);
+    uint32_t px[8];
+    _mm256_storeu_si256((__m256i *)px, s);
+    const size_t at = (size_t)i * channels;
+    store_pixel(out[0] + at, px[0], channels, last);
+    if (rows > 1) store_pixel(out[1] + at, px[4], channels, last);
+    if (rows > 2) store_pixel(out[2] + at, px[1], channels, last);
+    if (rows > 3) store_pixel(out[3] + at, px[5], channels, last);
+}
+
 IK_TARGET void IK_NAME(ik_convolve_rows_u8)(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_taps *t) {
     const __m256i first = pixel_pairs(channels, 0), second = pixel_pairs(channels, 1);
     const __m256i round = _mm256_set1_epi32(1 << (t->precision - 1));
@@ -57,19 +73,7 @@ IK_TARGET void IK_NAME(ik_convolve_rows_u8)(const uint8_t *const *in, uint8_t *c
             a23 = IK_DOT(a23, _mm256_shuffle_epi8(x23, first), c01);
             b23 = IK_DOT(b23, _mm256_shuffle_epi8(x23, second), c23);
         }
-        const __m256i s01 = _mm256_sra_epi32(_mm256_add_epi32(a01, b01), shift);
-        const __m256i s23 = _mm256_sra_epi32(_mm256_add_epi32(a23, b23), shift);
-        // Lane 0: row 0 then row 2; lane 1: row 1 then row 3.
-        __m256i s = _mm256_packs_epi32(s01, s23);
-        s = _mm256_packus_epi16(s, s);
-        uint32_t px[8];
-        _mm256_storeu_si256((__m256i *)px, s);
-        const int last = i == count - 1;
-        const size_t at = (size_t)i * channels;
-        store_pixel(out[0] + at, px[0], channels, last);
-        if (rows > 1) store_pixel(out[1] + at, px[4], channels, last);
-        if (rows > 2) store_pixel(out[2] + at, px[1], channels, last);
-        if (rows > 3) store_pixel(out[3] + at, px[5], channels, last);
+        store_output(out, rows, channels, i, i == count - 1, _mm256_add_epi32(a01, b01), _mm256_add_epi32(a23, b23), shift);
     }
 }
 
@@ -199,18 +203,8 @@ IK_TARGET void IK_NAME(ik_convolve_rows_paired_u8)(
         for (int o = 0; o < 2; o++) {
             const int32_t i = 2 * p + o;
             if (i >= outputs) break;
-            const __m256i s01 = _mm256_sra_epi32(o ? _mm256_add_epi32(e01, f01) : _mm256_add_epi32(a01, b01), shift);
-            const __m256i s23 = _mm256_sra_epi32(o ? _mm256_add_epi32(e23, f23) : _mm256_add_epi32(a23, b23), shift);
-            __m256i s = _mm256_packs_epi32(s01, s23);
-            s = _mm256_packus_epi16(s, s);
-            uint32_t px[8];
-            _mm256_storeu_si256((__m256i *)px, s);
-            const int last = i == outputs - 1;
-            const size_t at = (size_t)i * channels;
-            store_pixel(out[0] + at, px[0], channels, last);
-            if (rows > 1) store_pixel(out[1] + at, px[4], channels, last);
-            if (rows > 2) store_pixel(out[2] + at, px[1], channels, last);
-            if (rows > 3) store_pixel(out[3] + at, px[5], channels, last);
+            if (o) store_output(out, rows, channels, i, i == outputs - 1, _mm256_add_epi32(e01, f01), _mm256_add_epi32(e23, f23), shift);
+            else store_output(out, rows, channels, i, i == outputs - 1, _mm256_add_epi32(a01, b01), _mm256_add_epi32(a23, b23), shift);
         }
     }
 }
