@@ -31,8 +31,8 @@ public struct GaussianBlurTransformer: ImageTransformer {
         guard sigma > 0, sigma <= maxSigma else {
             throw ImageKernelError(stage: .transform, plugin: key, code: .invalidArgument, message: "sigma must be in (0, \(maxSigma)], not \(sigma)")
         }
+        let axes = FilterAxisCache.shared
         return SeparableFilter(
-            horizontal: FilterWeights(gaussian: sigma, count: image.width), vertical: FilterWeights(gaussian: sigma, count: image.height),
-            threadLimit: threadLimit)
+            horizontal: axes.gaussian(sigma, count: image.width), vertical: axes.gaussian(sigma, count: image.height), threadLimit: threadLimit)
     }
 }

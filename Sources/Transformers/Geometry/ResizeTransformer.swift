@@ -78,9 +78,10 @@ public struct ResizeTransformer: ImageTransformer {
         }
         if outWidth == image.width && outHeight == image.height && source.width == w && source.height == h { return image }
         try TransformLimits.check(width: outWidth, height: outHeight, what: "resized image")
+        let axes = FilterAxisCache.shared
         let filter = SeparableFilter(
-            horizontal: FilterWeights(resampling: image.width, from: source.x, to: source.x + source.width, outputCount: outWidth, filter: self.filter),
-            vertical: FilterWeights(resampling: image.height, from: source.y, to: source.y + source.height, outputCount: outHeight, filter: self.filter),
+            horizontal: axes.resampling(image.width, from: source.x, to: source.x + source.width, outputCount: outWidth, filter: self.filter),
+            vertical: axes.resampling(image.height, from: source.y, to: source.y + source.height, outputCount: outHeight, filter: self.filter),
             threadLimit: threadLimit)
         return try filter.apply(to: image, codec: WorkingRowCodec(image.pixelFormat), outputFormat: image.pixelFormat)
     }

@@ -35,10 +35,10 @@ extension SeparableFilter {
         let loadWidth = endColumn - firstColumn, planeRows = endRow - firstRow
         try TransformLimits.check(width: max(loadWidth, 1), height: max(outHeight, 1), what: "intermediate of the filter")
         try TransformLimits.check(width: outWidth, height: outHeight, what: "output")
-        let horizontalTaps = FixedPointTaps(horizontal, origin: firstColumn)
+        let horizontalForms = horizontalAxis.fixedPoint(origin: firstColumn, paired: channels >= 3)
         let plan = FixedPointPlan(
-            image: image, horizontal: horizontalTaps, horizontalPairs: channels >= 3 ? PairedTaps(horizontalTaps) : nil,
-            vertical: FixedPointTaps(vertical),
+            image: image, horizontal: horizontalForms.taps, horizontalPairs: channels >= 3 ? horizontalForms.pairs : nil,
+            vertical: verticalAxis.fixedPoint(origin: 0, paired: false).taps,
             channels: channels, firstColumn: firstColumn, loadWidth: loadWidth, outWidth: outWidth, endRow: endRow,
             windowCapacity: Self.windowCapacity(vertical), sourceBytes: image.pixels.count,
             premultiplies: premultiplying && format.hasAlpha && !format.isPremultiplied)

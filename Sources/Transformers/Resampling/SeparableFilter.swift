@@ -8,8 +8,24 @@ import ImageKernel
 struct SeparableFilter {
     let horizontal: FilterWeights
     let vertical: FilterWeights
+    /// The axes the weights come from, which keep their fixed-point forms.
+    let horizontalAxis: FilterAxis
+    let verticalAxis: FilterAxis
     /// At most this many threads (0: every core).
     let threadLimit: Int
+
+    init(horizontal: FilterAxis, vertical: FilterAxis, threadLimit: Int) {
+        self.horizontal = horizontal.weights
+        self.vertical = vertical.weights
+        horizontalAxis = horizontal
+        verticalAxis = vertical
+        self.threadLimit = threadLimit
+    }
+
+    /// A filter of weights made for this call only (not cached).
+    init(horizontal: FilterWeights, vertical: FilterWeights, threadLimit: Int) {
+        self.init(horizontal: FilterAxis(horizontal), vertical: FilterAxis(vertical), threadLimit: threadLimit)
+    }
 
     /// Filters `image` into a new image of `format`'s layout (same sample depth); `finish`, when
     /// given, sees each output row (in working pixels) before it is stored.
