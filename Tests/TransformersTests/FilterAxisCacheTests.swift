@@ -76,3 +76,25 @@ struct FilterAxisCacheTests {
         #expect(mismatches.value == 0)
     }
 }
+
+/// The scoped thread limit caps every transform in its scope and only there.
+@Suite("Scoped thread limit")
+struct TransformThreadsTests {
+    @Test func theScopeCapsTheThreadsAndTheBytesStayTheSame() throws {
+        let work = Parallel.minimumWork * 4
+        #expect(Parallel.threads(rows: 100, work: work, limit: 2) == 2)
+        TransformThreads.$limit.withValue(1) {
+            #expect(Parallel.threads(rows: 100, work: work, limit: 2) == 1)
+            #expect(Parallel.threads(rows: 100, work: work, limit: 0) == 1)
+        }
+        TransformThreads.$limit.withValue(nil) {
+            #expect(Parallel.threads(rows: 100, work: work, limit: 2) == 2)
+        }
+        #expect(Parallel.threads(rows: 100, work: work, limit: 2) == 2)
+        let image = try noiseImage(width: 900, height: 700, format: .rgb8, seed: 3)
+        let spec = try TransformSpec(parsing: "resize:fill:500:300:lanczos3")
+        let free = try spec.transform(image)
+        let single = try TransformThreads.$limit.withValue(1) { try spec.transform(image) }
+        #expect(free.pixels == single.pixels)
+    }
+}

@@ -6,10 +6,12 @@ enum Parallel {
     /// Work below this many sample-operations runs on the calling thread.
     static let minimumWork = 1 << 18
 
-    /// How many threads to use for `work` operations over `rows` rows, at most `limit` (0: every core).
+    /// How many threads to use for `work` operations over `rows` rows, at most `limit` (0: every
+    /// core) and at most ``TransformThreads/limit`` when the caller's scope sets one.
     static func threads(rows: Int, work: Int, limit: Int) -> Int {
-        let cores = limit > 0 ? limit : ProcessInfo.processInfo.activeProcessorCount
         guard work >= minimumWork, rows > 1 else { return 1 }
+        var cores = limit > 0 ? limit : ProcessInfo.processInfo.activeProcessorCount
+        if let scoped = TransformThreads.limit, scoped > 0 { cores = min(cores, scoped) }
         return max(1, min(cores, rows))
     }
 
