@@ -60,7 +60,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
             throw handle.failure(.internalError, "libjpeg asked for more data after the end of input")
         }
         let metadata = JPEGMetadata(markers: handle.markers())
-        let plan = try JPEGScalePlan.make(header: header, options: options, plugin: name, scaledSize: handle.scaledSize)
+        let plan = try JPEGScalePlan.make(header: header, options: options, plugin: name, orientation: metadata.orientation, scaledSize: handle.scaledSize)
         if let target = plan.finalSize, header.pixelCount <= options.pixelLimit, handle.rawEligible(numerator: plan.numerator) {
             return try decodeRaw(handle, numerator: plan.numerator, target: target, metadata: metadata, scale: options.scale)
         }

@@ -100,3 +100,18 @@ struct TransformSpecTests {
         #expect(out.pixelFormat == .rgb8)
     }
 }
+
+@Suite("Shrink-on-load hints of a spec")
+struct TransformSpecShrinkTests {
+    @Test func onlyAChainThatStartsByResizingGivesAHint() throws {
+        func hint(_ text: String) throws -> ShrinkOnLoad? { try TransformSpec(parsing: text).shrinkOnLoad }
+        #expect(try hint("resize:fill:300:200") == ShrinkOnLoad(width: 300, height: 200, mode: .fill))
+        #expect(try hint("resize:fit:300:200/round:12") == ShrinkOnLoad(width: 300, height: 200, mode: .fit))
+        #expect(try hint("resize:stretch:300:200") == ShrinkOnLoad(width: 300, height: 200, mode: .fill))
+        #expect(try hint("orient/gray/flip:h/tint:ff000080/resize:fill:30:20") == ShrinkOnLoad(width: 30, height: 20, mode: .fill))
+        #expect(try hint("crop:0:0:100:100/resize:fill:30:20") == nil)
+        #expect(try hint("blur:2/resize:fill:30:20") == nil)
+        #expect(try hint("rotate:30/resize:fit:30:20") == nil)
+        #expect(try hint("gray") == nil)
+    }
+}

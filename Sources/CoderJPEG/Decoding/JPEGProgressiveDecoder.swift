@@ -57,7 +57,8 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
             let metadata = JPEGMetadata(markers: handle.markers())
             // Previews need the whole DCT output as a canvas, so it must fit the pixel limit itself.
             let plan = try JPEGScalePlan.make(
-                header: header, options: options, plugin: pluginName, streamed: false, scaledSize: handle.scaledSize)
+                header: header, options: options, plugin: pluginName, streamed: false, orientation: metadata.orientation,
+                scaledSize: handle.scaledSize)
             handle.setFastUpsampling(plan.usesFastUpsampling)
             if header.isArithmetic {
                 state = .awaitingEOI(plan, metadata)

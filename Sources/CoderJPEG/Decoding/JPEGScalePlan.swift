@@ -21,11 +21,13 @@ struct JPEGScalePlan: Equatable, Sendable {
     var numerator: Int
     /// The size after the final downscale, or nil to keep the DCT output as it is.
     var finalSize: PixelSize?
+    /// Whether the caller's own resize shrinks the output further (``DecodeOptions/shrinkOnLoad``).
+    var shrinkFollows = false
 
-    /// Whether the DCT output is averaged down at full scale, where libjpeg-turbo's merged chroma
-    /// upsampling is about a fifth cheaper than its default (the averaging hides the difference;
-    /// a full-size decode keeps djpeg's default pixels).
-    var usesFastUpsampling: Bool { numerator == 8 && finalSize != nil }
+    /// Whether the output at full scale is downscaled after the decode, here or by the caller,
+    /// where libjpeg-turbo's merged chroma upsampling is about a fifth cheaper than its default
+    /// (the downscale hides the difference; a full-size decode keeps djpeg's default pixels).
+    var usesFastUpsampling: Bool { numerator == 8 && (finalSize != nil || shrinkFollows) }
 
     /// Chooses the plan, or throws `pixelLimitExceeded` before anything is allocated.
     ///
@@ -39,7 +41,7 @@ struct JPEGScalePlan: Equatable, Sendable {
     ///   a strip at a time (so the larger DCT output never exists whole); otherwise the DCT output
     ///   itself must fit the limit.
     static func make(
-        header: JPEGHeader, options: DecodeOptions, plugin: String, streamed: Bool = true,
+        header: JPEGHeader, options: DecodeOptions, plugin: String, streamed: Bool = true, orientation: ExifOrientation = .up,
         scaledSize: (Int) throws(ImageKernelError) -> (width: Int, height: Int)
     ) throws(ImageKernelError) -> JPEGScalePlan {
         func size(_ numerator: Int) throws(ImageKernelError) -> PixelSize {
@@ -70,7 +72,10 @@ struct JPEGScalePlan: Equatable, Sendable {
             }
             wanted = fitting
         }
-        guard let wanted else { return JPEGScalePlan(numerator: 8, finalSize: nil) }
+        guard let wanted else {
+            guard !overLimit, let shrink = options.shrinkOnLoad else { return JPEGScalePlan(numerator: 8, finalSize: nil) }
+            return try shrinkPlan(shrink, header: header, orientation: orientation, size: size)
+        }
         var numerator = 8
         for fast in fastNumerators {
             if try size(fast).covers(wanted) {
@@ -85,6 +90,27 @@ struct JPEGScalePlan: Equatable, Sendable {
         let output = try size(numerator)
         let shrinks = output.covers(wanted) && output != wanted
         return JPEGScalePlan(numerator: numerator, finalSize: shrinks ? wanted : nil)
+    }
+
+    /// Shrink on load: the smallest fast scale whose output still holds every pixel the caller's
+    /// resize needs, and nothing resampled here. The resize then shrinks the output (unless it is
+    /// exactly the size asked for), so the cheaper upsampling is used at 8/8 as for a thumbnail.
+    private static func shrinkPlan(
+        _ shrink: ShrinkOnLoad, header: JPEGHeader, orientation: ExifOrientation, size: (Int) throws(ImageKernelError) -> PixelSize
+    ) throws(ImageKernelError) -> JPEGScalePlan {
+        let full = PixelSize(width: header.width, height: header.height)
+        let target = PixelSize(width: shrink.width, height: shrink.height)
+        guard !target.isEmpty, shrink.isSatisfied(by: full, orientation: orientation) else { return JPEGScalePlan(numerator: 8, finalSize: nil) }
+        var numerator = 8
+        for fast in fastNumerators where fast < 8 {
+            if shrink.isSatisfied(by: try size(fast), orientation: orientation) {
+                numerator = fast
+                break
+            }
+        }
+        let oriented = orientation.swapsDimensions ? PixelSize(width: full.height, height: full.width) : full
+        let shrinks = numerator < 8 || oriented.width > target.width || oriented.height > target.height
+        return JPEGScalePlan(numerator: numerator, finalSize: nil, shrinkFollows: shrinks)
     }
 
     /// The kernel's thumbnail size for the header's size in `box`, or nil when that is the image's

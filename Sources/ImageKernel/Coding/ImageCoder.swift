@@ -20,6 +20,9 @@ import Foundation
 ///   ``PixelSize/thumbnail(of:fitting:)`` (±1 for rounding). Decode straight to a nearby size
 ///   where the codec can (libjpeg DCT scaling, libheif thumbnails) and never hold full-size pixels
 ///   when it can avoid it.
+/// - **Shrink on load.** ``DecodeOptions/shrinkOnLoad`` is a hint: a codec with a cheap scaled
+///   decode may use it, returning an image that ``ShrinkOnLoad/isSatisfied(by:orientation:)``
+///   accepts; any other codec decodes at full size. Never resample to honour it.
 /// - **Report, don't apply.** Report EXIF orientation and carry the ICC profile; do not rotate
 ///   pixels or convert colours.
 /// - **Encode** throws `unsupported` for formats ``canEncode(_:)`` denies.
@@ -71,6 +74,10 @@ public struct DecodeOptions: Sendable, Hashable {
     /// codec's own scaling where it can. See ``PixelSize/thumbnail(of:fitting:)``. A box with a
     /// side of zero or less means full size, exactly as nil does.
     public var thumbnailPixelSize: PixelSize?
+    /// The size a resize after the decode brings the image to: a codec with cheap scaling may
+    /// decode smaller, as long as the image keeps every pixel that resize needs (see
+    /// ``ShrinkOnLoad``). Ignored when ``thumbnailPixelSize`` is set.
+    public var shrinkOnLoad: ShrinkOnLoad?
     /// Refuse images whose header declares more pixels than this. Default 256 megapixels.
     public var pixelLimit: Int
     /// Keep 16-bit samples (else keep the high byte, as libpng's `strip_16`).
@@ -95,9 +102,11 @@ public struct DecodeOptions: Sendable, Hashable {
     public init(
         thumbnailPixelSize: PixelSize? = nil, pixelLimit: Int = DecodeOptions.defaultPixelLimit,
         preserve16Bit: Bool = false, scaleDownLargeImages: Bool = false, firstFrameOnly: Bool = false, scale: Double = 1,
-        maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount, animationPixelLimit: Int = DecodeOptions.defaultAnimationPixelLimit
+        maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount, animationPixelLimit: Int = DecodeOptions.defaultAnimationPixelLimit,
+        shrinkOnLoad: ShrinkOnLoad? = nil
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
+        self.shrinkOnLoad = shrinkOnLoad
         self.pixelLimit = pixelLimit
         self.preserve16Bit = preserve16Bit
         self.scaleDownLargeImages = scaleDownLargeImages
