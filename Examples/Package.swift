@@ -54,6 +54,8 @@ let package = Package(
         .testTarget(name: "ImageProxyTests", dependencies: [
             "ImageProxyCore", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HTTPTestServer", package: "ImageKernel"), .product(name: "TestData", package: "ImageKernel"),
+            .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "CoderPNG", package: "ImageKernel"),
+            .product(name: "Transformers", package: "ImageKernel"),
         ]),
     ],
     swiftLanguageModes: [.v6]

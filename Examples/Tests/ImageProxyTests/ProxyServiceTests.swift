@@ -1,7 +1,11 @@
 import Foundation
 import HTTPTestServer
+import CoderJPEG
+import CoderPNG
 import ImageKernel
+import TestData
 import Testing
+import Transformers
 
 /// Request-level tests: a real `image-proxy` process in front of a real nginx origin on 127.0.0.1.
 @Suite("image-proxy routes and errors", .serialized)
@@ -20,6 +24,28 @@ struct ProxyServiceTests {
         #expect(size.0 == 300 && size.1 == 200, "\(size)")
         #expect(proxy.log.contains("200 "), "one log line per request")
         #expect(proxy.log.contains(" origin GET /unsafe/resize:fill:300:200/q:80/plain/"))
+    }
+
+    @Test func aLargeJPEGShrinksOnLoadAndLooksLikeTheFullDecode() async throws {
+        // 1800x1200 to fill 300x200: the proxy decodes at 2/8 (450x300), then resizes.
+        let origin = try Origin.start()
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+        let response = try await HTTP.get(proxy.url(Paths.plain(origin.url("large.jpg"), spec: "resize:fill:300:200/q:90", format: "png")))
+        #expect(response.status == 200)
+        let served = try PNGCoder().decode(response.body, options: DecodeOptions())
+        let source = try TestData.data("exif-orientation/recurser/Landscape_0.jpg")
+        let spec = try TransformSpec(parsing: "resize:fill:300:200")
+        func render(_ options: DecodeOptions) throws -> Image {
+            try spec.transform(try OrientTransformer().transform(try JPEGCoder().decode(source, options: options)))
+        }
+        let shrunk = try render(DecodeOptions(shrinkOnLoad: spec.shrinkOnLoad))
+        let full = try render(DecodeOptions())
+        #expect(served.width == 300 && served.height == 200 && served.pixelFormat == .rgb8)
+        #expect(served.pixels == shrunk.pixels, "the proxy renders from the 2/8 decode")
+        var total = 0
+        for (a, b) in zip(served.pixels, full.pixels) { total += abs(Int(a) - Int(b)) }
+        let mean = Double(total) / Double(full.pixels.count)
+        #expect(mean < 2, "mean difference \(mean) from the full decode's render")
     }
 
     @Test func base64PathsAndPlainPathsGiveTheSameResult() async throws {

@@ -209,8 +209,17 @@ public final class ImageProxyService: Sendable {
             let limits = configuration
             let encodable = self.encodable
             let coders = manager.coders
+            let gate = self.gate
             let rendered = try await gate.run { () throws(ProxyError) -> Rendered in
-                try Self.render(data, spec: spec, choice: choice, quality: quality, key: key, coders: coders, encodable: encodable, limits: limits)
+                // A render that runs alone may split its rows across both cores; beside other
+                // renders (one per core already) it keeps to its thread, which costs less CPU.
+                let alone = gate.load.running <= 1
+                let outcome = TransformThreads.$limit.withValue(alone ? nil : 1) {
+                    Result { () throws(ProxyError) -> Rendered in
+                        try Self.render(data, spec: spec, choice: choice, quality: quality, key: key, coders: coders, encodable: encodable, limits: limits)
+                    }
+                }
+                return try outcome.get()
             }
             results.set(rendered, forKey: key)
             if resultDisk != nil {
@@ -239,7 +248,10 @@ public final class ImageProxyService: Sendable {
     ) throws(ProxyError) -> Rendered {
         do throws(ImageKernelError) {
             let sourceFormat = ImageFormat.sniff(data)
-            let decoded = try coders.decode(data, options: DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true))
+            // Shrink on load: a JPEG much larger than the result decodes at 1/2, 1/4 or 1/8 scale,
+            // still large enough for the spec's resize (DecodeOptions.shrinkOnLoad).
+            let options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: spec?.shrinkOnLoad)
+            let decoded = try coders.decode(data, options: options)
             var image = try OrientTransformer().transform(decoded)
             if let spec { image = try spec.transform(image) }
             guard image.width * image.height <= limits.maxOutputPixels else {
