@@ -18,6 +18,11 @@ import ImageKernel
 /// pixel buffer exists, or, with ``DecodeOptions/scaleDownLargeImages``, delivered at the size of
 /// the largest N/8 under the limit (reached from a fast scale when N/8 is a slow one).
 ///
+/// A ``DecodeOptions/shrinkOnLoad`` hint (without a thumbnail size) decodes at the smallest fast
+/// scale whose output still holds every pixel the caller's resize needs, and resamples nothing:
+/// a 4000x3000 photo for a 300x200 fill decodes at 1/8. When a downscale follows at full scale,
+/// the cheaper merged chroma upsampling is used, as for thumbnails.
+///
 /// Encodes gray (as grayscale JPEG) and RGB images; alpha is composited over
 /// ``EncodeOptions/backgroundColor`` first and 16-bit samples keep their high byte.
 ///
