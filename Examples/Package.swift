@@ -55,6 +55,7 @@ let package = Package(
             "ImageProxyCore", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HTTPTestServer", package: "ImageKernel"), .product(name: "TestData", package: "ImageKernel"),
             .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "CoderPNG", package: "ImageKernel"),
+            .product(name: "CoderGIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),
             .product(name: "Transformers", package: "ImageKernel"),
         ]),
     ],

@@ -43,6 +43,9 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Most pixels a source may have, in megapixels.")
     var maxSourceMegapixels: Int = 60
 
+    @Option(help: "Frames of an animated GIF or WebP kept in a GIF or WebP result; more are served as a still of the first frame (1: always a still).")
+    var maxAnimationFrames: Int = 256
+
     @Option(help: "Renders at once (default: one per core).")
     var maxConcurrentTransforms: Int?
 
@@ -66,7 +69,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         if (key == nil) != (salt == nil) { throw ValidationError("--key and --salt go together") }
         if let key, let salt, ProxySigner(keyHex: key, saltHex: salt) == nil { throw ValidationError("--key and --salt take hex; the key must not be empty") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
-        if memoryMb < 0 || mallocRetainMb < 0 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 { throw ValidationError("limits must be positive") }
+        if memoryMb < 0 || mallocRetainMb < 0 || maxAnimationFrames < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 { throw ValidationError("limits must be positive") }
     }
 
     func run() async throws {
@@ -90,6 +93,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         configuration.maxSourcePixels = maxSourceMegapixels * 1_000_000
         if let maxConcurrentTransforms { configuration.maxConcurrentTransforms = maxConcurrentTransforms }
         configuration.maxQueuedTransforms = maxQueuedTransforms
+        configuration.maxAnimationFrames = maxAnimationFrames
         configuration.sourceTimeout = .milliseconds(Int(sourceTimeout * 1000))
         configuration.maxAge = maxAge
         let service: ImageProxyService

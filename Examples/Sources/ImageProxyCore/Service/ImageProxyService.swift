@@ -121,7 +121,7 @@ public final class ImageProxyService: Sendable {
             try policy.check(request.source)
             let spec: TransformSpec?
             do throws(TransformSpecError) {
-                spec = request.steps.isEmpty ? nil : try TransformSpec(parsing: request.specText, threadLimit: 1)
+                spec = request.steps.isEmpty ? nil : try TransformSpec(parsing: request.specText)  // threads: see produce(…)
             } catch {
                 throw ProxyError.invalidSpec(error.description)
             }
@@ -241,27 +241,28 @@ public final class ImageProxyService: Sendable {
         "\(source.absoluteString)\n\(spec?.key ?? "")\n\(choice.keyPart)\nq\(quality)"
     }
 
-    /// Decodes, orients, transforms and encodes; runs on a render thread.
+    /// Decodes, orients, transforms and encodes; runs on a render thread. An animated GIF or WebP
+    /// source stays animated (every frame transformed) when the output format can carry it and it
+    /// has at most ``ProxyConfiguration/maxAnimationFrames`` frames; otherwise its first frame is
+    /// served as a still.
     static func render(
         _ data: Data, spec: TransformSpec?, choice: OutputChoice, quality: Int, key: String,
         coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration
     ) throws(ProxyError) -> Rendered {
         do throws(ImageKernelError) {
             let sourceFormat = ImageFormat.sniff(data)
-            // Shrink on load: a JPEG much larger than the result decodes at 1/2, 1/4 or 1/8 scale,
-            // still large enough for the spec's resize (DecodeOptions.shrinkOnLoad).
-            let options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: spec?.shrinkOnLoad)
-            let decoded = try coders.decode(data, options: options)
-            var image = try OrientTransformer().transform(decoded)
-            if let spec { image = try spec.transform(image) }
-            guard image.width * image.height <= limits.maxOutputPixels else {
-                throw ImageKernelError(stage: .transform, code: .tooLarge, message: "the result would be \(image.width)x\(image.height), more than \(limits.maxOutputPixels) pixels")
+            let decoded = try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits)
+            var image = try transform(decoded, spec: spec, limits: limits)
+            let animated = decoded.frames.count > 1
+            if animated {
+                image.frames = try decoded.frames.map { frame throws(ImageKernelError) in
+                    ImageFrame(image: try transform(frame.image, spec: spec, limits: limits), duration: frame.duration)
+                }
+                image.duration = decoded.duration
+                image.loopCount = decoded.loopCount
             }
-            let format: ImageFormat
-            switch choice {
-            case .format(let chosen): format = chosen
-            case .source: format = encodable.contains(sourceFormat) ? sourceFormat : (image.pixelFormat.hasAlpha ? .png : .jpeg)
-            }
+            let format = choice.resolve(sourceFormat: sourceFormat, animated: animated, hasAlpha: image.pixelFormat.hasAlpha, encodable: encodable)
+            if !OutputChoice.animatable.contains(format) { image.frames = [] }
             let encoded = try coders.encode(image, as: format, options: EncodeOptions(quality: Double(quality) / 100))
             guard encoded.count <= limits.maxOutputBytes else {
                 throw ImageKernelError(stage: .encode, code: .tooLarge, message: "the result is \(encoded.count) bytes, more than \(limits.maxOutputBytes)")
@@ -270,6 +271,35 @@ public final class ImageProxyService: Sendable {
         } catch {
             throw ProxyError(error)
         }
+    }
+
+    /// The source's pixels: every frame of an animation the result may keep (within the frame
+    /// budget, else the first frame only), and for a still a decode no larger than the spec's
+    /// resize needs (shrink on load: a large JPEG decodes at 1/2, 1/4 or 1/8 scale).
+    private static func decode(
+        _ data: Data, sourceFormat: ImageFormat, spec: TransformSpec?, choice: OutputChoice, coders: CoderRegistry, encodable: Set<ImageFormat>,
+        limits: ProxyConfiguration
+    ) throws(ImageKernelError) -> Image {
+        let options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: spec?.shrinkOnLoad)
+        if limits.maxAnimationFrames > 1, OutputChoice.animatable.contains(sourceFormat), choice.mayAnimate(sourceFormat, encodable: encodable) {
+            var animation = options
+            animation.firstFrameOnly = false
+            animation.maxFrameCount = limits.maxAnimationFrames
+            animation.animationPixelLimit = limits.maxSourcePixels
+            // Over the frame budget (or a broken later frame): the first frame, as a still.
+            if let image = try? coders.decode(data, options: animation) { return image }
+        }
+        return try coders.decode(data, options: options)
+    }
+
+    /// Orients and transforms one image (or frame), within the output pixel limit.
+    private static func transform(_ decoded: Image, spec: TransformSpec?, limits: ProxyConfiguration) throws(ImageKernelError) -> Image {
+        var image = try OrientTransformer().transform(decoded)
+        if let spec { image = try spec.transform(image) }
+        guard image.width * image.height <= limits.maxOutputPixels else {
+            throw ImageKernelError(stage: .transform, code: .tooLarge, message: "the result would be \(image.width)x\(image.height), more than \(limits.maxOutputPixels) pixels")
+        }
+        return image
     }
 
     /// A strong validator of the result: a digest of the source's bytes (whatever validators its

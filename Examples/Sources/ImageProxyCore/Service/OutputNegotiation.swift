@@ -2,14 +2,21 @@ import Foundation
 import ImageKernel
 
 /// The output format of a request: the one it names, else the best one `Accept` allows that a
-/// coder can encode (AVIF, then WebP), else the source's.
+/// coder can encode (AVIF, then WebP; WebP first for an animated source, which AVIF cannot carry
+/// here), else the source's.
 enum OutputChoice: Sendable, Hashable {
     case format(ImageFormat)
+    /// The encodable formats `Accept` allows, best first (never empty).
+    case accepted([ImageFormat])
     case source
+
+    /// The formats an animated result can take.
+    static let animatable: Set<ImageFormat> = [.gif, .webp]
 
     var keyPart: String {
         switch self {
         case .format(let format): format.rawValue
+        case .accepted(let formats): "accept:" + formats.map(\.rawValue).joined(separator: "+")
         case .source: "source"
         }
     }
@@ -18,10 +25,35 @@ enum OutputChoice: Sendable, Hashable {
     static func negotiate(accept: String?, encodable: Set<ImageFormat>) -> OutputChoice {
         guard let accept else { return .source }
         let accepted = acceptedMediaTypes(accept)
-        for format in [ImageFormat.avif, .webp] where encodable.contains(format) && accepted.contains(format.mediaType) {
-            return .format(format)
+        let formats = [ImageFormat.avif, .webp].filter { encodable.contains($0) && accepted.contains($0.mediaType) }
+        return formats.isEmpty ? .source : .accepted(formats)
+    }
+
+    /// Whether the result may keep a `sourceFormat` source's animation.
+    func mayAnimate(_ sourceFormat: ImageFormat, encodable: Set<ImageFormat>) -> Bool {
+        switch self {
+        case .format(let format): Self.animatable.contains(format)
+        case .accepted(let formats): formats.contains(.webp) || (Self.animatable.contains(sourceFormat) && encodable.contains(sourceFormat))
+        case .source: Self.animatable.contains(sourceFormat) && encodable.contains(sourceFormat)
         }
-        return .source
+    }
+
+    /// The format to encode a result in: for an animated result, one that keeps the animation
+    /// where the choice allows one.
+    func resolve(sourceFormat: ImageFormat, animated: Bool, hasAlpha: Bool, encodable: Set<ImageFormat>) -> ImageFormat {
+        let sourceOrFallback = encodable.contains(sourceFormat) ? sourceFormat : (hasAlpha ? .png : .jpeg)
+        switch self {
+        case .format(let format):
+            return format
+        case .accepted(let formats):
+            if animated {
+                if let moving = formats.first(where: Self.animatable.contains) { return moving }
+                if Self.animatable.contains(sourceOrFallback) { return sourceOrFallback }
+            }
+            return formats[0]
+        case .source:
+            return sourceOrFallback
+        }
     }
 
     /// The media types `Accept` lists with a quality above zero (parameters dropped).

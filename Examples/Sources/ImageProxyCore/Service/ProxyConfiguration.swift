@@ -16,6 +16,10 @@ public struct ProxyConfiguration: Sendable {
     public var maxSourceBytes: Int64 = 32 << 20
     /// Most pixels a source may have (413 above), checked from its header before it is decoded.
     public var maxSourcePixels: Int = 60_000_000
+    /// Frames of an animated GIF or WebP source kept in an animated result (when the output
+    /// format is GIF or WebP); a source with more, or whose frames over ``maxSourcePixels`` in
+    /// all, is served as a still of its first frame. 1 serves every animation as a still.
+    public var maxAnimationFrames: Int = 256
     /// Most pixels a result may have (413 above).
     public var maxOutputPixels: Int = 36_000_000
     /// Largest encoded result, in bytes (413 above).
