@@ -73,7 +73,7 @@ if let count = Options.string("--child").flatMap(Int.init), let base = Options.s
         }
     }
     let seconds = Measure.seconds(ContinuousClock.now - start)
-    FileHandle.standardError.write(Data("child \(count)\(cache is DiskCache ? " disk" : ""): peak RSS \(Measure.peakRSSMegabytes()) MB when the prefetch completed\n".utf8))
+    FileHandle.standardError.write(Data("child \(count)\(cache is DiskCache ? " disk" : ""): peak RSS \(Measure.peakRSSMegabytes()) MB when the prefetch completed (getrusage's ru_maxrss, which counts the parent's peak too: \(Measure.rusageMaxRSSMegabytes()) MB)\n".utf8))
     (cache as? DiskCache)?.waitUntilIdle()
     print("RESULT \(summary.0) \(summary.1) \(seconds) \(Measure.peakRSSMegabytes())")
     loader.shutdown()
