@@ -149,15 +149,24 @@ def cmd_report(tsv):
         return "%.0f µs" % v if v < 1000 else "%.2f ms" % (v / 1000)
 
     def get(service, path, conc, key="value"):
+        # With --cold-rounds N a line is measured N times: the median of the rounds.
+        values = []
         for r in rows:
             if r["service"] == service and r["path"] == path and r["conc"] == str(conc):
                 if key == "cpu":
-                    return cpu_us(r)
-                try:
-                    return float(r[key])
-                except ValueError:
-                    return None
-        return None
+                    v = cpu_us(r)
+                else:
+                    try:
+                        v = float(r[key])
+                    except ValueError:
+                        v = None
+                if v is not None:
+                    values.append(v)
+        if not values:
+            return None
+        values.sort()
+        mid = len(values) // 2
+        return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
 
     print("| service | path | connections / parallel | req/s (hot) or seconds (cold) | p99 ms | peak RSS MB"
           " | cores: service | cores: client + origin | cores: other | cores: host | service CPU per request"

@@ -16,6 +16,8 @@
 #               during wrk at 64 connections on the hot URL), perf-cold (the same during the cold
 #               run at 8 parallel) or callgrind (image-proxy under callgrind, wrk at 8 connections);
 #               prints the top symbols
+#   --cold-rounds N  measure the cold path N times, thumbor and image-proxy in turn, each with
+#               fresh instances; the ratios use the medians (default 1)
 #   --wait-idle before each run, wait up to SECONDS for the rest of the machine to be idle
 #               (other processes below 0.1 core over 2 s); on a shared machine
 #
@@ -28,7 +30,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-quick=0 build=1 keep=0 profile="" idle_wait=0
+quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1
 services="nginx,thumbor,proxy"
 paths="hot,cold"
 proxy_bin="$root/Examples/.build/release/image-proxy"
@@ -42,7 +44,8 @@ while (($#)); do
     --keep) keep=1 ;;
     --profile) profile="$2"; shift ;;
     --wait-idle) idle_wait="$2"; shift ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    --cold-rounds) cold_rounds="$2"; shift ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -321,7 +324,7 @@ cold() { # SERVICE
   local service=$1 n
   for n in $parallel_list; do
     svc_start "$service"
-    local dir="$work/cold-$service-$n"
+    local dir="$work/cold-$service-$n-r${round:-1}"
     mkdir -p "$dir/out"
     helpers curlcfg "$service" "$svc_base" "$origin" "$dir/out" "$cold_n" >"$dir/urls.cfg"
     wait_idle
@@ -331,7 +334,7 @@ cold() { # SERVICE
     local rss; rss=$(sess_hwm_mb "$svc_sid")
     stop "$svc_sid"
     local ok failed; read -r ok failed < <(helpers checkcold "$dir/writeout" "$dir/out" "$cold_n")
-    cp "$dir/writeout" "$results/raw/$stamp-$service-cold-$n.txt"
+    cp "$dir/writeout" "$results/raw/$stamp-$service-cold-$n-r${round:-1}.txt"
     local bytes; bytes=$(du -cb "$dir"/out/*.jpg 2>/dev/null | awk -v n="$ok" 'END {if (n) printf "%.0f", $1 / n; else print 0}')
     printf '%s\tcold\t%s\t%s\t-\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$service" "$n" "$wall" "$rss" \
       "$svc_cores" "$client_cores" "$other_cores" "$host_cores" "$failed" "$bytes" "$cold_n" >>"$tsv"
@@ -436,8 +439,11 @@ if on hot; then
   has proxy && hot proxy
 fi
 if on cold; then
-  has thumbor && cold thumbor
-  has proxy && cold proxy
+  for ((round = 1; round <= cold_rounds; round++)); do
+    ((cold_rounds > 1)) && log "cold round $round of $cold_rounds"
+    has thumbor && cold thumbor
+    has proxy && cold proxy
+  done
 fi
 
 md="${tsv%.tsv}.md"
