@@ -252,9 +252,18 @@ public final class ImageProxyService: Sendable {
         do throws(ImageKernelError) {
             let sourceFormat = ImageFormat.sniff(data)
             let decoded = try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits)
+            let animated = decoded.isAnimated
             var image = try transform(decoded, spec: spec, limits: limits)
-            let animated = decoded.frames.count > 1
             if animated {
+                // Every frame comes out at the first one's size: the whole animation must fit the
+                // output limit, checked before the other frames are transformed.
+                let total = decoded.frameCount * image.width * image.height
+                guard total <= limits.maxOutputPixels else {
+                    throw ImageKernelError(
+                        stage: .transform, code: .tooLarge,
+                        message: "the result would be \(decoded.frameCount) frames of \(image.width)x\(image.height), more than \(limits.maxOutputPixels) pixels in all")
+                }
+                // `frames` are the frames after the first; the image itself is frame 0.
                 image.frames = try decoded.frames.map { frame throws(ImageKernelError) in
                     ImageFrame(image: try transform(frame.image, spec: spec, limits: limits), duration: frame.duration)
                 }
