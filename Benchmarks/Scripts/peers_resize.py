@@ -3,7 +3,7 @@
     python peers_resize.py pillow|vips ITERATIONS CASE...
 
 Each CASE is `name,file,width,height,bands,op,args...` with op one of
-`resize,W,H,lanczos3|bilinear`, `blur,SIGMA` or `fillround,W,H,R`. The raw file holds 8-bit
+`resize,W,H,lanczos3|bilinear`, `blur,SIGMA`, `fill,W,H` (Lanczos, centre crop) or `fillround,W,H,R`. The raw file holds 8-bit
 interleaved pixels. Prints `name<TAB>median seconds<TAB>output width<TAB>output height` per case;
 one warm-up run per case is not timed.
 """
@@ -25,6 +25,8 @@ def pillow_ops():
             out = image.resize((int(args[0]), int(args[1])), filters[args[2]])
         elif op == "blur":
             out = image.filter(ImageFilter.GaussianBlur(float(args[0])))
+        elif op == "fill":
+            out = ImageOps.fit(image, (int(args[0]), int(args[1])), Image.Resampling.LANCZOS)
         else:
             w, h, r = map(int, args)
             out = ImageOps.fit(image, (w, h), Image.Resampling.LANCZOS)
@@ -52,6 +54,8 @@ def vips_ops():
             out = image.resize(w / image.width, vscale=h / image.height, kernel=kernel)
         elif op == "blur":
             out = image.gaussblur(float(args[0]))
+        elif op == "fill":
+            out = image.thumbnail_image(int(args[0]), height=int(args[1]), crop="centre")
         else:
             w, h, r = map(int, args)
             out = image.thumbnail_image(w, height=h, crop="centre")

@@ -34,6 +34,7 @@ let cases = [
     Case(name: "800x600 RGB -> 4000x3000 lanczos3", width: 800, height: 600, bands: 3, spec: "resize:stretch:4000:3000:lanczos3:enlarge", peerOp: "resize,4000,3000,lanczos3"),
     Case(name: "2000x1500 RGB blur sigma 2", width: 2000, height: 1500, bands: 3, spec: "blur:2", peerOp: "blur,2"),
     Case(name: "2000x1500 RGB blur sigma 10", width: 2000, height: 1500, bands: 3, spec: "blur:10", peerOp: "blur,10"),
+    Case(name: "400x300 RGB fill 300x200 (proxy cold)", width: 400, height: 300, bands: 3, spec: "resize:fill:300:200:lanczos3", peerOp: "fill,300,200"),
     Case(name: "4000x3000 RGB fill 300x200 + round 12", width: 4000, height: 3000, bands: 3, spec: "resize:fill:300:200:lanczos3/round:12", peerOp: "fillround,300,200,12"),
 ]
 
@@ -100,7 +101,7 @@ let vips = !withPeers ? [:] : peer("vips", python: "\(root)/vips/bin/python", pe
 let widths = [-38, 11, 11, 12, 11, 8]
 print("cores: \(ProcessInfo.processInfo.activeProcessorCount); median ms; ratio = faster peer / ours (> 1: ours faster)")
 print(Table.row(["operation", "ours", "ours 1t", "Pillow-SIMD", "vips 8.18", "ratio"], widths))
-func ms(_ seconds: Double?) -> String { seconds.map { String(format: "%.1f", $0 * 1000) } ?? "-" }
+func ms(_ seconds: Double?) -> String { seconds.map { String(format: $0 < 0.01 ? "%.3f" : "%.1f", $0 * 1000) } ?? "-" }
 for (c, two, one, _, index) in rows {
     let peers = [pillow["case\(index)"], vips["case\(index)"]].compactMap { $0 }
     let ratio = peers.min().map { String(format: "%.2fx", $0 / two) } ?? "-"
