@@ -14,7 +14,7 @@
 #   --keep      keep the temporary directory (configs, logs, sources, responses)
 #   --profile   instead of the benchmark, profile image-proxy: perf (`perf record -e cpu-clock -g`
 #               during wrk at 64 connections on the hot URL), perf-cold (the same during the cold
-#               run at 8 parallel) or callgrind (image-proxy under callgrind, wrk at 8 connections);
+#               run at 8 parallel, or --profile-parallel N) or callgrind (image-proxy under callgrind, wrk at 8 connections);
 #               prints the top symbols
 #   --cold-rounds N  measure the cold path N times, thumbor and image-proxy in turn, each with
 #               fresh instances; the ratios use the medians (default 1)
@@ -30,7 +30,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1
+quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 profile_parallel=8
 services="nginx,thumbor,proxy"
 paths="hot,cold"
 proxy_bin="$root/Examples/.build/release/image-proxy"
@@ -45,6 +45,7 @@ while (($#)); do
     --profile) profile="$2"; shift ;;
     --wait-idle) idle_wait="$2"; shift ;;
     --cold-rounds) cold_rounds="$2"; shift ;;
+    --profile-parallel) profile_parallel="$2"; shift ;;
     -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -377,11 +378,11 @@ profile_proxy() {
       perf record -e cpu-clock -c 500000 -g -p "$svc_sid" -o "$work/perf.data" 2>"$work/perf.log" >&2 &
       local perf_pid=$!
       sleep 1
-      measured "$svc_sid" curl -s -g --parallel --parallel-max 8 --max-time 120 -K "$work/cold-profile/urls.cfg" \
+      measured "$svc_sid" curl -s -g --parallel --parallel-max "$profile_parallel" --max-time 120 -K "$work/cold-profile/urls.cfg" \
         -w '%{http_code}\n' >"$work/cold-profile/writeout" 2>"$work/cold-profile/curl.err"
       kill -INT "$perf_pid"; wait "$perf_pid" || true
       stop "$svc_sid"
-      echo "cold, $cold_n sources, 8 parallel: $wall s, service $svc_cores cores, other $other_cores; answers: $(sort "$work/cold-profile/writeout" | uniq -c | tr '\n' ' ')"
+      echo "cold, $cold_n sources, $profile_parallel parallel: $wall s, service $svc_cores cores, other $other_cores; answers: $(sort "$work/cold-profile/writeout" | uniq -c | tr '\n' ' ')"
       perf report -i "$work/perf.data" --no-children --stdio --sort symbol --percent-limit 0.5 -g none 2>/dev/null |
         demangle >"$out-self.txt"
       perf report -i "$work/perf.data" --children --stdio --sort symbol --percent-limit 2 -g none 2>/dev/null |

@@ -210,7 +210,8 @@ public final class ImageProxyService: Sendable {
             let encodable = self.encodable
             let coders = manager.coders
             let gate = self.gate
-            let rendered = try await gate.run { () throws(ProxyError) -> Rendered in
+            let pixels = SourceDimensions.pixelCount(of: data, format: ImageFormat.sniff(data))
+            let rendered = try await gate.run(inline: pixels.map { $0 <= Self.inlineRenderPixels } ?? false) { () throws(ProxyError) -> Rendered in
                 // A render that runs alone may split its rows across both cores; beside other
                 // renders (one per core already) it keeps to its thread, which costs less CPU.
                 let alone = gate.load.running <= 1
@@ -235,6 +236,10 @@ public final class ImageProxyService: Sendable {
             return .failure(error)
         }
     }
+
+    /// The largest still JPEG or PNG (pixels in its header) rendered on the request's own thread:
+    /// a few milliseconds at most.
+    static let inlineRenderPixels = 1 << 20
 
     /// What a result is kept under: the source, the normalised spec, the format choice, the quality.
     static func resultKey(source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) -> String {
