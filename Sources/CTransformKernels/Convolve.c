@@ -47,6 +47,13 @@ static void convolve_row_portable(const uint8_t *in, uint8_t *out, int channels,
 
 void ik_convolve_rows_u8(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_taps *taps) {
 #if defined(__x86_64__)
+    if (channels == 1) {
+        switch (ik_simd_level()) {
+        case 2: ik_convolve_rows_gray_u8_vnni(in, out, rows, taps); return;
+        case 1: ik_convolve_rows_gray_u8_avx2(in, out, rows, taps); return;
+        default: break;
+        }
+    }
     if (channels == 3 || channels == 4) {
         switch (ik_simd_level()) {
         case 2: ik_convolve_rows_u8_vnni(in, out, rows, channels, taps); return;

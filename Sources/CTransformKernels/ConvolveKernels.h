@@ -208,3 +208,78 @@ IK_TARGET void IK_NAME(ik_convolve_rows_paired_u8)(
         }
     }
 }
+
+/// One output of the one-channel horizontal pass, before rounding: the products of `count`
+/// samples from `p` and coefficients from `k` (zero-padded to a multiple of four), summed into
+/// four 32-bit lanes. Reads up to 8 samples past the last tap (within the row padding).
+IK_TARGET static inline __m128i gray_dot(const uint8_t *p, const int16_t *k, int32_t count) {
+    __m128i acc = _mm_setzero_si128();
+    int32_t j = 0;
+    for (; j + 4 < count; j += 8) {
+        // 5...8 taps left: the coefficients are padded to 8 (a multiple of four past `count`).
+        const __m128i x = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(p + j)));
+        acc = _mm_add_epi32(acc, _mm_madd_epi16(x, _mm_loadu_si128((const __m128i *)(k + j))));
+    }
+    if (j < count) {
+        // 1...4 taps left: four coefficients (the upper four lanes zero, so samples 4...7 add nothing).
+        const __m128i x = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(p + j)));
+        acc = _mm_add_epi32(acc, _mm_madd_epi16(x, _mm_loadl_epi64((const __m128i *)(k + j))));
+    }
+    return acc;
+}
+
+/// One output of up to 16 taps as eight 32-bit partial sums: 16 samples widened to 16 bits and
+/// multiplied by the coefficients (masked to `count`, since the next output's may follow).
+IK_TARGET static inline __m256i gray_dot16(const uint8_t *p, const int16_t *k, int32_t count, __m256i lanes) {
+    const __m256i x = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p));
+    const __m256i c = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)k), _mm256_cmpgt_epi16(_mm256_set1_epi16((int16_t)count), lanes));
+    return _mm256_madd_epi16(x, c);
+}
+
+/// The horizontal pass for one channel: eight outputs at a time when each has at most 16 taps
+/// (one widened load and one `pmaddwd` per output, the eight sums gathered by `phaddd`), four at
+/// a time otherwise; rounded, shifted and saturated together (the portable kernel's bytes
+/// exactly). Reads up to 16 samples from each output's first tap (within the row padding) and
+/// up to 16 coefficients from each output's first (the table's allocation is padded for it).
+IK_TARGET void IK_NAME(ik_convolve_rows_gray_u8)(const uint8_t *const *in, uint8_t *const *out, int rows, const ik_taps *t) {
+    const __m128i round = _mm_set1_epi32(1 << (t->precision - 1));
+    const __m128i shift = _mm_cvtsi32_si128(t->precision);
+    const __m256i round8 = _mm256_set1_epi32(1 << (t->precision - 1));
+    const __m256i lanes = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const int32_t n = t->count;
+    int narrow = 1;
+    for (int32_t i = 0; i < n && narrow; i++) narrow = t->counts[i] <= 16;
+    for (int r = 0; r < rows; r++) {
+        const uint8_t *src = in[r];
+        uint8_t *dst = out[r];
+        int32_t i = 0;
+        if (narrow) {
+            for (; i + 8 <= n; i += 8) {
+                __m256i v[8];
+                for (int q = 0; q < 8; q++) v[q] = gray_dot16(src + t->starts[i + q], t->coefficients + t->offsets[i + q], t->counts[i + q], lanes);
+                const __m256i s0123 = _mm256_hadd_epi32(_mm256_hadd_epi32(v[0], v[1]), _mm256_hadd_epi32(v[2], v[3]));
+                const __m256i s4567 = _mm256_hadd_epi32(_mm256_hadd_epi32(v[4], v[5]), _mm256_hadd_epi32(v[6], v[7]));
+                // Each 128-bit lane holds half of each output's sum: add the halves across lanes.
+                __m256i s = _mm256_add_epi32(_mm256_permute2x128_si256(s0123, s4567, 0x20), _mm256_permute2x128_si256(s0123, s4567, 0x31));
+                s = _mm256_sra_epi32(_mm256_add_epi32(s, round8), shift);
+                const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+                _mm_storel_epi64((__m128i *)(dst + i), _mm_packus_epi16(words, words));
+            }
+        }
+        for (; i + 4 <= n; i += 4) {
+            __m128i v[4];
+            for (int q = 0; q < 4; q++) v[q] = gray_dot(src + t->starts[i + q], t->coefficients + t->offsets[i + q], t->counts[i + q]);
+            __m128i s = _mm_hadd_epi32(_mm_hadd_epi32(v[0], v[1]), _mm_hadd_epi32(v[2], v[3]));
+            s = _mm_sra_epi32(_mm_add_epi32(s, round), shift);
+            s = _mm_packus_epi16(_mm_packs_epi32(s, s), s);
+            const int32_t bytes = _mm_cvtsi128_si32(s);
+            memcpy(dst + i, &bytes, 4);
+        }
+        for (; i < n; i++) {
+            __m128i v = gray_dot(src + t->starts[i], t->coefficients + t->offsets[i], t->counts[i]);
+            v = _mm_hadd_epi32(v, v);
+            v = _mm_hadd_epi32(v, v);
+            dst[i] = ik_clamp_u8(_mm_cvtsi128_si32(v) + (1 << (t->precision - 1)), t->precision);
+        }
+    }
+}

@@ -11,8 +11,10 @@ static inline uint8_t ik_clamp_u8(int32_t sum, int32_t precision) {
 
 #if defined(__x86_64__)
 void ik_convolve_rows_u8_avx2(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_taps *taps);
+void ik_convolve_rows_gray_u8_avx2(const uint8_t *const *in, uint8_t *const *out, int rows, const ik_taps *taps);
 void ik_convolve_rows_paired_u8_avx2(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_pair_taps *taps);
 void ik_convolve_rows_u8_vnni(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_taps *taps);
+void ik_convolve_rows_gray_u8_vnni(const uint8_t *const *in, uint8_t *const *out, int rows, const ik_taps *taps);
 void ik_convolve_rows_paired_u8_vnni(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_pair_taps *taps);
 void ik_convolve_columns_u8_vnni(
     const uint8_t *const *rows, int32_t count, const int16_t *coefficients, int32_t precision, uint8_t *out, size_t bytes);

@@ -20,7 +20,9 @@ typedef struct {
 /// The horizontal pass over `rows` rows (1...4) with the same taps: `in[r]` into `out[r]`.
 /// `channels` is 1...4 interleaved samples per pixel. Input pixel `starts[i]` is at
 /// `in[r] + starts[i] * channels`; inputs must stay readable `IK_ROW_PADDING` bytes past the last
-/// pixel any output uses. Each output row receives `count * channels` bytes.
+/// pixel any output uses. Each output row receives `count * channels` bytes. With one channel the
+/// SIMD kernels read 16 coefficients from each output's offset: the coefficient array must stay
+/// readable 16 past the last output's first (FixedPointTaps pads it with zeros).
 void ik_convolve_rows_u8(const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_taps *taps);
 
 /// Horizontal taps for outputs in pairs: pair `p` computes outputs `2p` and `2p + 1` (the

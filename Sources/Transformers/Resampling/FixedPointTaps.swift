@@ -63,8 +63,9 @@ final class FixedPointTaps: @unchecked Sendable {
             starts[i] = Int32(weights.starts[i] - origin)
             counts[i] = Int32(count)
         }
-        coefficients = .allocate(capacity: max(4, total))
-        coefficients.initialize(repeating: 0, count: max(4, total))
+        // 16 zeros past the last block: the one-channel kernel reads 16 coefficients per output.
+        coefficients = .allocate(capacity: total + 16)
+        coefficients.initialize(repeating: 0, count: total + 16)
         let scale = Float(1 << bits)
         for block in layout {
             for k in 0..<block.count {
