@@ -40,8 +40,9 @@ static void cjpeg_term_destination(j_compress_ptr cinfo) {
     dest->used = dest->capacity - dest->pub.free_in_buffer;
 }
 
-/* Sets up compression; everything here may longjmp. */
-static void cjpeg_configure(j_compress_ptr cinfo, const cjpeg_encode_params *params) {
+/* Sets up compression for interleaved rows; everything here may longjmp. */
+static void cjpeg_configure(j_compress_ptr cinfo, const cjpeg_encode_params *params, const void *context) {
+    (void)context;
     cinfo->image_width = params->width;
     cinfo->image_height = params->height;
     cinfo->input_components = params->components;
@@ -55,19 +56,32 @@ static void cjpeg_configure(j_compress_ptr cinfo, const cjpeg_encode_params *par
     if (params->progressive) jpeg_simple_progression(cinfo);
 }
 
-int cjpeg_encode(const cjpeg_encode_params *params, const uint8_t *pixels, size_t stride,
-                 uint8_t **out, size_t *out_count, char *message, size_t message_capacity) {
+typedef struct {
+    const uint8_t *pixels;
+    size_t stride;
+} cjpeg_rows_input;
+
+static void cjpeg_write_rows(j_compress_ptr cinfo, const void *context, uint8_t *scratch) {
+    (void)scratch;
+    const cjpeg_rows_input *input = context;
+    JSAMPROW rows[16];
+    while (cinfo->next_scanline < cinfo->image_height) {
+        JDIMENSION y = cinfo->next_scanline;
+        JDIMENSION left = cinfo->image_height - y;
+        JDIMENSION count = left < 16 ? left : 16;
+        for (JDIMENSION i = 0; i < count; i++) rows[i] = (JSAMPROW)(input->pixels + (size_t)(y + i) * input->stride);
+        jpeg_write_scanlines(cinfo, rows, count);
+    }
+}
+
+int cjpeg_encode_run(const cjpeg_encode_params *params, char *message, size_t message_capacity, uint8_t **out, size_t *out_count,
+                     cjpeg_configure_fn configure, cjpeg_write_fn write, const void *context, uint8_t *scratch) {
     struct jpeg_compress_struct cinfo;
     cjpeg_encoder_state *state = calloc(1, sizeof *state);
     *out = NULL;
     *out_count = 0;
     if (state == NULL) {
         snprintf(message, message_capacity, "out of memory");
-        return CJPEG_FAILED;
-    }
-    if (params->components != 1 && params->components != 3) {
-        snprintf(message, message_capacity, "%d components: only 1 (gray) or 3 (RGB) can be encoded", params->components);
-        free(state);
         return CJPEG_FAILED;
     }
     cjpeg_install_error_mgr(&state->error, NULL);
@@ -91,24 +105,29 @@ int cjpeg_encode(const cjpeg_encode_params *params, const uint8_t *pixels, size_
     state->destination.pub.empty_output_buffer = cjpeg_empty_output_buffer;
     state->destination.pub.term_destination = cjpeg_term_destination;
     cinfo.dest = &state->destination.pub;
-    cjpeg_configure(&cinfo, params);
+    configure(&cinfo, params, context);
     jpeg_start_compress(&cinfo, TRUE);
     if (params->icc != NULL && params->icc_count > 0)
         jpeg_write_icc_profile(&cinfo, params->icc, (unsigned int)params->icc_count);
-    JSAMPROW rows[16];
-    while (cinfo.next_scanline < cinfo.image_height) {
-        JDIMENSION y = cinfo.next_scanline;
-        JDIMENSION left = cinfo.image_height - y;
-        JDIMENSION count = left < 16 ? left : 16;
-        for (JDIMENSION i = 0; i < count; i++) rows[i] = (JSAMPROW)(pixels + (size_t)(y + i) * stride);
-        jpeg_write_scanlines(&cinfo, rows, count);
-    }
+    write(&cinfo, context, scratch);
     jpeg_finish_compress(&cinfo);
     jpeg_destroy_compress(&cinfo);
     *out = state->destination.buffer;
     *out_count = state->destination.used;
     free(state);
     return CJPEG_OK;
+}
+
+int cjpeg_encode(const cjpeg_encode_params *params, const uint8_t *pixels, size_t stride,
+                 uint8_t **out, size_t *out_count, char *message, size_t message_capacity) {
+    *out = NULL;
+    *out_count = 0;
+    if (params->components != 1 && params->components != 3) {
+        snprintf(message, message_capacity, "%d components: only 1 (gray) or 3 (RGB) can be encoded", params->components);
+        return CJPEG_FAILED;
+    }
+    cjpeg_rows_input input = {pixels, stride};
+    return cjpeg_encode_run(params, message, message_capacity, out, out_count, cjpeg_configure, cjpeg_write_rows, &input, NULL);
 }
 
 void cjpeg_free(void *pointer) { free(pointer); }

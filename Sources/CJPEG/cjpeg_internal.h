@@ -95,6 +95,13 @@ JDIMENSION cjpeg_read_rows(cjpeg_decoder *decoder, uint8_t *dst, size_t stride, 
 
 /* Finishes a one-shot decode after its last row, with the truncation check. */
 int cjpeg_finish_one_shot(cjpeg_decoder *decoder);
+/* Encoding (cjpeg_encode.c): sets up, calls `configure` and `write` inside the setjmp guard,
+ * and hands back the output; shared by interleaved rows and raw planes (cjpeg_planes.c). */
+typedef void (*cjpeg_configure_fn)(j_compress_ptr cinfo, const cjpeg_encode_params *params, const void *context);
+typedef void (*cjpeg_write_fn)(j_compress_ptr cinfo, const void *context, uint8_t *scratch);
+int cjpeg_encode_run(const cjpeg_encode_params *params, char *message, size_t message_capacity, uint8_t **out, size_t *out_count,
+                     cjpeg_configure_fn configure, cjpeg_write_fn write, const void *context, uint8_t *scratch);
+
 /* Frees the raw decode's buffers (cjpeg_raw.c). */
 void cjpeg_raw_release(cjpeg_decoder *decoder);
 

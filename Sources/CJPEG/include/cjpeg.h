@@ -120,6 +120,23 @@ int cjpeg_decoder_start_raw(cjpeg_decoder *decoder, int scale_num, uint32_t *wid
 int cjpeg_decoder_read_raw_resampled(cjpeg_decoder *decoder, uint32_t target_width, uint32_t target_height,
                                      uint8_t *dst, size_t dst_stride);
 
+/* Whole raw planes (after start_raw): component c's plane at the output scale is width x height
+ * samples; the caller gives it `rows` rows of at least `stride` bytes (libjpeg writes whole
+ * blocks and row groups, beyond the plane's own size). One sample of it spans factor_h x
+ * factor_v luma samples (1 or 2 each: chroma may keep luma's grid at a reduced scale). */
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    size_t stride;
+    uint32_t rows;
+    int32_t factor_h;
+    int32_t factor_v;
+} cjpeg_plane_geometry;
+int cjpeg_decoder_raw_plane(cjpeg_decoder *decoder, int component, cjpeg_plane_geometry *geometry);
+/* Decodes every row into planes[c] (rows strides[c] apart, laid out as raw_plane says) and
+ * finishes as read_pixels does. */
+int cjpeg_decoder_read_raw_planes(cjpeg_decoder *decoder, uint8_t *const planes[3], const size_t strides[3]);
+
 /* Incremental decode (buffered-image mode): like start, after read_header. */
 int cjpeg_decoder_start_buffered(cjpeg_decoder *decoder, int scale_num, uint32_t *width,
                                  uint32_t *height, int *channels);
@@ -143,6 +160,22 @@ typedef struct {
     const uint8_t *icc;      /* optional ICC profile, written as APP2 */
     size_t icc_count;
 } cjpeg_encode_params;
+
+/* Y'CbCr planes to encode: Y at the image's size, Cb and Cr at ceil(width / factor_h) x
+ * ceil(height / factor_v) (factors 1 or 2), rows strides[c] bytes apart. */
+typedef struct {
+    const uint8_t *planes[3];
+    size_t strides[3];
+    size_t widths[3];
+    size_t heights[3];
+    int32_t factor_h;
+    int32_t factor_v;
+} cjpeg_planes_input;
+/* Encodes planes as they are (libjpeg's raw data input: no colour conversion or downsampling),
+ * with params' size, quality, progression and ICC profile (components and subsampling_444 are
+ * ignored). Output and failures as cjpeg_encode. */
+int cjpeg_encode_planes(const cjpeg_encode_params *params, const cjpeg_planes_input *input,
+                        uint8_t **out, size_t *out_count, char *message, size_t message_capacity);
 
 /* Encodes rows stride bytes apart. On success *out is a malloc'd buffer for cjpeg_free.
  * On failure returns CJPEG_FAILED with the message in message (NUL-terminated). */

@@ -127,6 +127,25 @@ final class JPEGDecoderHandle {
         }
     }
 
+    /// After ``startRaw(numerator:)``: where component `index`'s whole plane goes (see
+    /// `cjpeg_plane_geometry`).
+    func rawPlane(_ index: Int) throws(ImageKernelError) -> cjpeg_plane_geometry {
+        var geometry = cjpeg_plane_geometry()
+        _ = try check(cjpeg_decoder_raw_plane(pointer, Int32(index), &geometry))
+        return geometry
+    }
+
+    /// After ``startRaw(numerator:)``: decodes every row into the three planes (each laid out as
+    /// ``rawPlane(_:)`` says) and finishes.
+    func readRawPlanes(_ planes: [UnsafeMutablePointer<UInt8>], strides: [Int]) throws(ImageKernelError) {
+        precondition(planes.count == 3 && strides.count == 3)
+        let planePointers: [UnsafeMutablePointer<UInt8>?] = planes
+        let status = cjpeg_decoder_read_raw_planes(pointer, planePointers, strides)
+        guard try check(status) == .done else {
+            throw failure(.internalError, "libjpeg asked for more data after the end of input")
+        }
+    }
+
     /// Before `start`: libjpeg-turbo's merged (non-fancy) chroma upsampling, cheaper at 8/8 but
     /// not djpeg's default pixels, so only for output that is averaged down afterwards.
     func setFastUpsampling(_ enabled: Bool) { cjpeg_decoder_set_fast_upsampling(pointer, enabled ? 1 : 0) }

@@ -1,0 +1,72 @@
+internal import CJPEG
+import Foundation
+import ImageKernel
+
+extension JPEGCoder {
+    /// Decodes to libjpeg's Y′CbCr planes as stored, without colour conversion or chroma
+    /// upsampling, for a pipeline that resizes and re-encodes JPEG (see ``YCbCrImage``).
+    ///
+    /// The pixel limit and a ``DecodeOptions/shrinkOnLoad`` hint apply as in ``decode(_:options:)``
+    /// (the fast DCT scales 1/8, 2/8, 4/8 and 8/8 only; at a reduced scale libjpeg may decode the
+    /// chroma on the luma's grid, so the planes' ``YCbCrImage/subsampling`` can be finer than the
+    /// file's). Returns nil, having read only the header, when the planes cannot stand for the
+    /// image: not three-component Y′CbCr with luma sampled 1x1, 2x1 or 2x2 and chroma 1x1 (gray,
+    /// CMYK, YCCK, RGB-stored and exotic samplings), a ``DecodeOptions/thumbnailPixelSize``, an
+    /// image over the limit that would need ``DecodeOptions/scaleDownLargeImages``, or an EXIF
+    /// orientation other than `up` (the planes are never rotated). Decode those with
+    /// ``decode(_:options:)``. Errors are those of ``decode(_:options:)``.
+    public func decodeYCbCr(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> YCbCrImage? {
+        guard !data.isEmpty else {
+            throw ImageKernelError(stage: .decode, plugin: name, code: .truncated, message: "no bytes to decode")
+        }
+        let handle = try JPEGDecoderHandle(pluginName: name)
+        return try data.withBytes { (bytes) throws(ImageKernelError) -> YCbCrImage? in
+            handle.setSource(bytes)
+            guard let header = try handle.readHeader() else {
+                throw handle.failure(.internalError, "libjpeg asked for more data after the end of input")
+            }
+            let metadata = JPEGMetadata(markers: handle.markers())
+            guard metadata.orientation == .up, options.thumbnailPixelSize == nil else { return nil }
+            let plan = try JPEGScalePlan.make(header: header, options: options, plugin: name, orientation: metadata.orientation, scaledSize: handle.scaledSize)
+            guard plan.finalSize == nil, handle.rawEligible(numerator: plan.numerator) else { return nil }
+            _ = try handle.startRaw(numerator: plan.numerator)
+            let geometries = [try handle.rawPlane(0), try handle.rawPlane(1), try handle.rawPlane(2)]
+            // Zeroed, so the padding libjpeg does not write is defined for SIMD reads past a row.
+            var y = [UInt8](repeating: 0, count: geometries[0].stride * Int(geometries[0].rows))
+            var cb = [UInt8](repeating: 0, count: geometries[1].stride * Int(geometries[1].rows))
+            var cr = [UInt8](repeating: 0, count: geometries[2].stride * Int(geometries[2].rows))
+            try y.withMutableBytes { (yBytes) throws(ImageKernelError) in
+                try cb.withMutableBytes { (cbBytes) throws(ImageKernelError) in
+                    try cr.withMutableBytes { (crBytes) throws(ImageKernelError) in
+                        let planes = [yBytes, cbBytes, crBytes].map { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) }
+                        try handle.readRawPlanes(planes, strides: geometries.map(\.stride))
+                    }
+                }
+            }
+            let buffers = [y, cb, cr]
+            let chroma = geometries[1]
+            guard let subsampling = YCbCrImage.Subsampling(horizontal: Int(chroma.factor_h), vertical: Int(chroma.factor_v)),
+                  geometries[2].factor_h == chroma.factor_h, geometries[2].factor_v == chroma.factor_v
+            else {
+                throw handle.failure(.internalError, "libjpeg's chroma planes span \(chroma.factor_h)x\(chroma.factor_v) luma samples")
+            }
+            var planes: [Image] = []
+            for (geometry, pixels) in zip(geometries, buffers) {
+                planes.append(try Image(
+                    width: Int(geometry.width), height: Int(geometry.height), pixelFormat: .gray8, bytesPerRow: geometry.stride,
+                    pixels: pixels, sourceFormat: .jpeg, scale: options.scale))
+            }
+            return try YCbCrImage(
+                luma: planes[0], blueDifference: planes[1], redDifference: planes[2], subsampling: subsampling,
+                orientation: metadata.orientation, iccProfile: metadata.iccProfile)
+        }
+    }
+
+    /// Encodes Y′CbCr planes as they are (libjpeg's raw data input): the planes' subsampling,
+    /// ``EncodeOptions/quality`` and ``EncodeOptions/progressive``, the ICC profile as APP2
+    /// markers. ``EncodeOptions/chromaSubsampling444`` does not apply: resample the chroma to
+    /// the grid you want first.
+    public func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageKernelError) -> Data {
+        try JPEGEncoder(pluginName: name).encode(planes: image, options: options)
+    }
+}
