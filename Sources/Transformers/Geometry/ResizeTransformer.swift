@@ -49,10 +49,30 @@ public struct ResizeTransformer: ImageTransformer {
         return key
     }
 
-    public func transform(_ image: Image) throws(ImageKernelError) -> Image {
-        try image.checkedForTransform(by: key)
+    /// What a resize does to an image of a given size.
+    enum Geometry: Equatable {
+        /// Nothing: the image is returned as it is.
+        case unchanged
+        /// An exact crop to this size by ``ResizeTransformer/gravity`` (a `fill` at scale 1).
+        case crop(width: Int, height: Int)
+        /// The source area `source` (fractional) resampled to `width` x `height`.
+        case resample(width: Int, height: Int, source: (x: Double, y: Double, width: Double, height: Double))
+
+        static func == (a: Geometry, b: Geometry) -> Bool {
+            switch (a, b) {
+            case (.unchanged, .unchanged): true
+            case let (.crop(w1, h1), .crop(w2, h2)): w1 == w2 && h1 == h2
+            case let (.resample(w1, h1, s1), .resample(w2, h2, s2)): w1 == w2 && h1 == h2 && s1 == s2
+            default: false
+            }
+        }
+    }
+
+    /// The geometry for an image of `imageWidth` x `imageHeight`; throws for a box or result over
+    /// the transform limits.
+    func geometry(imageWidth: Int, imageHeight: Int) throws(ImageKernelError) -> Geometry {
         try TransformLimits.check(width: width, height: height, what: "resize box")
-        let w = Double(image.width), h = Double(image.height)
+        let w = Double(imageWidth), h = Double(imageHeight)
         let boxWidth = Double(width), boxHeight = Double(height)
         var outWidth: Int, outHeight: Int
         var source = (x: 0.0, y: 0.0, width: w, height: h)
@@ -63,26 +83,36 @@ public struct ResizeTransformer: ImageTransformer {
             outWidth = min(width, max(1, Int((w * scale).rounded())))
             outHeight = min(height, max(1, Int((h * scale).rounded())))
             if mode == .fill {
-                if scale == 1 {
-                    // Nothing to resample: an exact crop.
-                    return try CropTransformer(.size(width: outWidth, height: outHeight, gravity: gravity)).transform(image)
-                }
+                // Nothing to resample: an exact crop.
+                if scale == 1 { return .crop(width: outWidth, height: outHeight) }
                 source.width = min(w, Double(outWidth) / scale)
                 source.height = min(h, Double(outHeight) / scale)
                 source.x = (w - source.width) * gravity.anchor.x
                 source.y = (h - source.height) * gravity.anchor.y
             }
         case .stretch:
-            outWidth = allowsEnlarging ? width : min(width, image.width)
-            outHeight = allowsEnlarging ? height : min(height, image.height)
+            outWidth = allowsEnlarging ? width : min(width, imageWidth)
+            outHeight = allowsEnlarging ? height : min(height, imageHeight)
         }
-        if outWidth == image.width && outHeight == image.height && source.width == w && source.height == h { return image }
+        if outWidth == imageWidth && outHeight == imageHeight && source.width == w && source.height == h { return .unchanged }
         try TransformLimits.check(width: outWidth, height: outHeight, what: "resized image")
-        let axes = FilterAxisCache.shared
-        let filter = SeparableFilter(
-            horizontal: axes.resampling(image.width, from: source.x, to: source.x + source.width, outputCount: outWidth, filter: self.filter),
-            vertical: axes.resampling(image.height, from: source.y, to: source.y + source.height, outputCount: outHeight, filter: self.filter),
-            threadLimit: threadLimit)
-        return try filter.apply(to: image, codec: WorkingRowCodec(image.pixelFormat), outputFormat: image.pixelFormat)
+        return .resample(width: outWidth, height: outHeight, source: source)
+    }
+
+    public func transform(_ image: Image) throws(ImageKernelError) -> Image {
+        try image.checkedForTransform(by: key)
+        switch try geometry(imageWidth: image.width, imageHeight: image.height) {
+        case .unchanged:
+            return image
+        case let .crop(outWidth, outHeight):
+            return try CropTransformer(.size(width: outWidth, height: outHeight, gravity: gravity)).transform(image)
+        case let .resample(outWidth, outHeight, source):
+            let axes = FilterAxisCache.shared
+            let filter = SeparableFilter(
+                horizontal: axes.resampling(image.width, from: source.x, to: source.x + source.width, outputCount: outWidth, filter: self.filter),
+                vertical: axes.resampling(image.height, from: source.y, to: source.y + source.height, outputCount: outHeight, filter: self.filter),
+                threadLimit: threadLimit)
+            return try filter.apply(to: image, codec: WorkingRowCodec(image.pixelFormat), outputFormat: image.pixelFormat)
+        }
     }
 }
