@@ -48,6 +48,35 @@ struct ProxyServiceTests {
         #expect(mean < 2, "mean difference \(mean) from the full decode's render")
     }
 
+    @Test func jpegToJPEGResizesRenderOnTheYCbCrPlanes() async throws {
+        // JPEG in, a resize, JPEG out: no RGB in between (PlanarRender), at the 2/8 decode.
+        let origin = try Origin.start()
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+        let response = try await HTTP.get(proxy.url(Paths.plain(origin.url("large.jpg"), spec: "resize:fill:300:200/q:90", format: "jpg")))
+        #expect(response.status == 200)
+        #expect(response.header("content-type") == "image/jpeg")
+        let source = try TestData.data("exif-orientation/recurser/Landscape_0.jpg")
+        let resize = ResizeTransformer(.fill, width: 300, height: 200)
+        let planes = try #require(try JPEGCoder().decodeYCbCr(source, options: DecodeOptions(shrinkOnLoad: resize.shrinkOnLoad)))
+        let local = try JPEGCoder().encode(try resize.transform(planes, subsampling: .s420), options: EncodeOptions(quality: 0.9))
+        #expect(response.body == local, "the proxy's bytes are the planar render's")
+        // And it looks like the RGB path's result from the full decode (also a q90 JPEG).
+        let served = try JPEGCoder().decode(response.body, options: DecodeOptions())
+        let full = try resize.transform(try JPEGCoder().decode(source, options: DecodeOptions()))
+        let fullJPEG = try JPEGCoder().decode(try JPEGCoder().encode(full, as: .jpeg, options: EncodeOptions(quality: 0.9)), options: DecodeOptions())
+        var total = 0
+        for (a, b) in zip(served.pixels, fullJPEG.pixels) { total += abs(Int(a) - Int(b)) }
+        #expect(Double(total) / Double(full.pixels.count) < 3)  // two q90 encodings apart, and the 2/8 decode
+        // A rotated JPEG is not taken by the planes (they are never rotated): it comes out upright.
+        let rotated = try await HTTP.get(proxy.url(Paths.plain(origin.url(Origin.galleryName(12, "exif-orientation/recurser/Landscape_6.jpg")), spec: "resize:fill:300:200", format: "jpg")))
+        #expect(rotated.status == 200)
+        let rotatedSource = try TestData.data("exif-orientation/recurser/Landscape_6.jpg")
+        let upright = try OrientTransformer().transform(try JPEGCoder().decode(rotatedSource, options: DecodeOptions(shrinkOnLoad: resize.shrinkOnLoad)))
+        let rgbPath = try JPEGCoder().encode(try resize.transform(upright), as: .jpeg, options: EncodeOptions(quality: 0.8))
+        #expect(rotated.body == rgbPath, "the RGB path's bytes, oriented")
+        #expect(try JPEGCoder().decode(rotated.body, options: DecodeOptions()).width == 300)
+    }
+
     @Test func base64PathsAndPlainPathsGiveTheSameResult() async throws {
         let origin = try Origin.start()
         let proxy = try ProxyProcess(["--allow-origin", origin.prefix])

@@ -256,6 +256,15 @@ public final class ImageProxyService: Sendable {
     ) throws(ProxyError) -> Rendered {
         do throws(ImageKernelError) {
             let sourceFormat = ImageFormat.sniff(data)
+            if sourceFormat == .jpeg, let resize = PlanarRender.resize(of: spec),
+               choice.resolve(sourceFormat: .jpeg, animated: false, hasAlpha: false, encodable: encodable) == .jpeg,
+               let encoded = try PlanarRender.render(data, resize: resize, quality: quality, limits: limits)
+            {
+                guard encoded.count <= limits.maxOutputBytes else {
+                    throw ImageKernelError(stage: .encode, code: .tooLarge, message: "the result is \(encoded.count) bytes, more than \(limits.maxOutputBytes)")
+                }
+                return Rendered(data: encoded, format: .jpeg, etag: etag(source: data, key: key, format: .jpeg))
+            }
             let decoded = try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits)
             let animated = decoded.isAnimated
             var image = try transform(decoded, spec: spec, limits: limits)
