@@ -181,6 +181,22 @@ struct ProxyServiceTests {
         #expect(proxy.sanitizerReports.isEmpty, "\(proxy.sanitizerReports)")
     }
 
+    @Test func aTricklingOriginIsCutAtTheSourceDeadline() async throws {
+        // 50 bytes every 200 ms (27 s for the 6.7 KB file): never silent for the loader's 1 s, so only the whole load's
+        // deadline (--source-timeout 1) can end it.
+        let origin = try HTTPTestServer()
+        origin.addFile("photo.jpg", data: try Origin.example("photo.jpg"))
+        let proxy = try ProxyProcess(["--allow-origin", origin.baseURL.absoluteString + "/", "--source-timeout", "1"])
+        let started = ContinuousClock.now
+        let slow = try await HTTP.get(proxy.url(Paths.plain(origin.url("/files/photo.jpg?chunk=50&pace=200"), spec: "resize:fit:10:10")))
+        let elapsed = ContinuousClock.now - started
+        #expect(slow.status == 504)
+        #expect(slow.json["error"] == "timeout")
+        #expect((slow.json["message"] ?? "").contains("took longer than"), "\(slow.json)")
+        #expect(elapsed < .seconds(10), "cut near its 1 s deadline, not when the body ends (27 s on): \(elapsed)")
+        #expect(try await HTTP.get(proxy.url(Paths.plain(origin.url("/files/photo.jpg"), spec: "resize:fit:10:10"))).status == 200)
+    }
+
     @Test func aFullRenderQueueAnswers503AndEverythingElseSucceeds() async throws {
         let origin = try Origin.start()
         let proxy = try ProxyProcess(["--allow-origin", origin.prefix, "--max-concurrent-transforms", "1", "--max-queued-transforms", "0"])

@@ -6,20 +6,43 @@ import LoaderHTTP
 extension ImageProxyService {
     /// The source's bytes through the manager (download shared by every render of the source,
     /// originals cached), following redirects itself so each hop meets the origin policy, all
-    /// within ``ProxyConfiguration/sourceTimeout``. Each hop connects to the addresses the policy
-    /// checked (`HTTPLoader.PinnedAddresses`), never to a second resolution of the name.
-    /// - Returns: the bytes and where they came from (`origin`, `source-memory`, `source-disk`, `source-shared`).
-    func loadSource(_ source: URL) async throws(ProxyError) -> (Data, String) {
+    /// within ``ProxyConfiguration/sourceTimeout``: past it, the ``DeadlineWatch`` cancels the
+    /// render task of `renderKey` (which runs this) and the load fails with 504. Each hop connects
+    /// to the addresses the policy checked (`HTTPLoader.PinnedAddresses`), never to a second
+    /// resolution of the name.
+    ///
+    /// A source the origin just sent is kept in memory here and handed back with its key: the
+    /// caller keeps it on disk (and in the shared tier) while it renders (``keepOriginal(_:)``),
+    /// rather than the manager before it returns.
+    /// - Returns: the bytes, where they came from (`origin`, `source-memory`, `source-disk`,
+    ///   `source-shared`), and the key to keep them under when they came from the origin.
+    func loadSource(_ source: URL, renderKey: String) async throws(ProxyError) -> (Data, String, String?) {
+        // This very task (registered before it started): a later render of the key is never hit.
+        let render = inflight.withLock { $0[renderKey] }
+        let limit = configuration.sourceTimeout
+        let watch = deadlines.start(limit) { render?.cancel() }
+        do throws(ProxyError) {
+            let loaded = try await fetchSource(source)
+            deadlines.end(watch)
+            return loaded
+        } catch {
+            if deadlines.end(watch) { throw .timeout("the source took longer than \(limit): \(source.absoluteString.prefix(200))") }
+            throw error
+        }
+    }
+
+    private func fetchSource(_ source: URL) async throws(ProxyError) -> (Data, String, String?) {
         let manager = self.manager
         let policy = self.policy
         let hops = configuration.maxRedirects
-        return try await Self.withDeadline(configuration.sourceTimeout, what: source.absoluteString) { () async throws(ProxyError) -> (Data, String) in
+        do {
             var url = source
             var pins = try policy.check(source)
             for _ in 0...hops {
                 let result: ImageResult
                 do throws(ImageKernelError) {
                     var context = ImageContext()
+                    context.storeCacheType = ImageCacheType.none  // kept by the caller, beside the render
                     if !pins.isEmpty { context[HTTPLoader.PinnedAddresses.self] = pins }
                     result = try await manager.image(for: url, options: [.avoidDecode, .retryFailed], context: context)
                 } catch {
@@ -44,9 +67,20 @@ extension ImageProxyService {
                     try? await manager.cache.store(CacheEntry(data: data), forKey: key, type: .memory)
                 }
                 let from = result.isFromSharedCache ? "source-shared" : result.cacheType == .none ? "origin" : "source-\(result.cacheType.rawValue)"
-                return (data, from)
+                return (data, from, result.cacheType == .none ? result.cacheKey : nil)
             }
             throw ProxyError(status: 502, code: "redirect", message: "the source redirected more than \(hops) times")
+        }
+    }
+
+    /// Keeps a source the origin sent on disk and in the shared tier (a failing tier is logged,
+    /// never an error for the request).
+    func keepOriginal(_ original: (data: Data, key: String)?) async {
+        guard let original else { return }
+        do {
+            try await manager.cache.store(CacheEntry(data: original.data), forKey: original.key, type: .disk)
+        } catch {
+            logger.warning("source not kept on disk", metadata: ["error": "\(error)"])
         }
     }
 

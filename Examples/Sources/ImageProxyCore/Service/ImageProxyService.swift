@@ -29,7 +29,10 @@ public final class ImageProxyService: Sendable {
     let gate: TransformGate
     let encodable: Set<ImageFormat>
     let logger: Logger
-    private let inflight = Locked<[String: Task<Result<(Rendered, String), ProxyError>, Never>]>([:])
+    /// Renders running, by result key: joined by every request for the same result.
+    let inflight = Locked<[String: Task<Result<(Rendered, String), ProxyError>, Never>]>([:])
+    /// Cancels a render whose source load passes ``ProxyConfiguration/sourceTimeout``.
+    let deadlines = DeadlineWatch()
     /// Paths (with their Accept) already parsed, authorised and allowed → result key, and whether
     /// the format was negotiated. Cleared when its paths and keys would pass ``routeBytesLimit``
     /// (paths are up to 8 KB each, so a count alone would not bound it).
@@ -205,7 +208,10 @@ public final class ImageProxyService: Sendable {
                 results.set(stored, forKey: key)
                 return .success((stored, "disk"))
             }
-            let (data, sourceCache) = try await loadSource(source)
+            let (data, sourceCache, originalKey) = try await loadSource(source, renderKey: key)
+            // The original reaches the disk while the render runs (the other core, when there is
+            // one), and before the answer, as it did when the manager stored it first.
+            async let keptOriginal: Void = keepOriginal(originalKey.map { (data, $0) })
             let limits = configuration
             let encodable = self.encodable
             let coders = manager.coders
@@ -222,6 +228,7 @@ public final class ImageProxyService: Sendable {
                 }
                 return try outcome.get()
             }
+            await keptOriginal
             results.set(rendered, forKey: key)
             if resultDisk != nil {
                 // Kept on disk after the answer, not before it: memory has it meanwhile.
