@@ -93,6 +93,25 @@ for (index, c) in cases.enumerated() where only.map({ c.name.contains($0) }) ?? 
     rows.append((c, two, one, size, index))
     peerArguments.append(["case\(index)", file.path, "\(c.width)", "\(c.height)", "\(c.bands)", c.peerOp].joined(separator: ","))
 }
+// The proxy's planar path: the same fill on Y′CbCr 4:2:0 planes (luma 400x300, chroma 200x150).
+if only.map({ "400x300 YCbCr 4:2:0 fill 300x200 (planes)".contains($0) }) ?? true {
+    let rgb = SyntheticPhoto.rgb8(width: 400, height: 300, seed: 5)
+    func plane(_ width: Int, _ height: Int, _ channel: Int) throws -> Image {
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        let step = 400 / width
+        for y in 0..<height { for x in 0..<width { pixels[y * width + x] = rgb[3 * ((y * step) * 400 + x * step) + channel] } }
+        return try Image(width: width, height: height, pixelFormat: .gray8, pixels: pixels)
+    }
+    let planes = try YCbCrImage(luma: try plane(400, 300, 1), blueDifference: try plane(200, 150, 2), redDifference: try plane(200, 150, 0), subsampling: .s420)
+    let resize = ResizeTransformer(.fill, width: 300, height: 200)
+    for threads in [0, 1] {
+        let samples = try TransformThreads.$limit.withValue(threads == 0 ? nil : 1) {
+            try Measure.samples(iterations: iterations) { _ = try resize.transform(planes, subsampling: .s420) }
+        }
+        print("400x300 YCbCr 4:2:0 fill 300x200 (planes), \(threads == 0 ? "every core" : "one thread"): \(String(format: "%.3f", (useMinimum ? samples.min()! : Measure.median(samples)) * 1000)) ms")
+    }
+}
+
 let root = ProcessInfo.processInfo.environment["IMAGEKERNEL_PEERS"]
     ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/imagekernel-peers").path
 let pillow = !withPeers ? [:] : peer("pillow", python: "\(root)/pillow-simd/bin/python", peerArguments)

@@ -69,6 +69,10 @@ void ik_unpremultiply_u8(uint8_t *row, size_t pixels, int channels);
 /// highest the CPU has, up to the limit set below.
 int ik_simd_level(void);
 
+/// `dst` row `x` (`dst_stride` apart) receives column `x` of the `width` x `height` bytes at `src`
+/// (rows `src_stride` apart): `dst[x][y] = src[y][x]`.
+void ik_transpose_u8(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, int width, int height);
+
 /// Limits the kernels for the whole process to `level` (0, 1 or 2; 2 by default); for tests
 /// comparing each level with the portable kernels, and for benchmarks.
 void ik_set_simd_enabled(int level);

@@ -40,13 +40,6 @@ extension SeparableFilter {
         let loadWidth = endColumn - firstColumn, planeRows = endRow - firstRow
         try TransformLimits.check(width: max(loadWidth, 1), height: max(outHeight, 1), what: "intermediate of the filter")
         try TransformLimits.check(width: outWidth, height: outHeight, what: "output")
-        let horizontalForms = horizontalAxis.fixedPoint(origin: firstColumn, paired: channels >= 3)
-        let plan = FixedPointPlan(
-            image: image, horizontal: horizontalForms.taps, horizontalPairs: channels >= 3 ? horizontalForms.pairs : nil,
-            vertical: verticalAxis.fixedPoint(origin: 0, paired: false).taps,
-            channels: channels, firstColumn: firstColumn, loadWidth: loadWidth, outWidth: outWidth, endRow: endRow,
-            windowCapacity: Self.windowCapacity(vertical), sourceBytes: image.pixels.count,
-            premultiplies: premultiplying && format.hasAlpha && !format.isPremultiplied)
         // Cost in quarter operations: the vertical kernel spends about 1/4 per sample and tap,
         // the horizontal one about 5/4 per pixel and tap (see ConvolveKernels.h). The order only
         // changes the result where a pass can overshoot and its 8-bit intermediate is clamped
@@ -55,19 +48,34 @@ extension SeparableFilter {
         let verticalFirst = outHeight * loadWidth * channels * vertical.taps + 5 * outHeight * outWidth * horizontal.taps
         let horizontalFirst = 5 * planeRows * outWidth * horizontal.taps + outHeight * outWidth * channels * vertical.taps
         let overshoots = horizontal.weights.contains { $0 < 0 } || vertical.weights.contains { $0 < 0 }
+        let pillowOrder = 5 * loadWidth * outHeight < 4 * outWidth * planeRows
+        let takesVerticalFirst = overshoots ? pillowOrder : verticalFirst <= horizontalFirst
+        // Quarter operations to operations, then to the float operations `minimumWork` is
+        // tuned for: the SIMD fixed-point kernels do about 8 per float one. A 400x300 →
+        // 300x200 fill (0.13 ms) is then one thread: split, it took as long plus a hand-off.
+        let work = min(verticalFirst, horizontalFirst) / 4 / Self.fixedPointOpsPerWorkUnit
+        let threads = Parallel.threads(rows: outHeight, work: work, limit: threadLimit)
+        if Self.takesTransposed(channels: channels, loadWidth: loadWidth, planeRows: planeRows) {
+            let pixels = applyTransposed(
+                to: image, horizontal: horizontalAxis.fixedPoint(origin: firstColumn, paired: false).taps,
+                vertical: verticalAxis.fixedPoint(origin: 0, paired: false).taps, firstColumn: firstColumn, loadWidth: loadWidth,
+                firstRow: firstRow, planeRows: planeRows, verticalFirst: takesVerticalFirst, threads: threads)
+            return try image.derived(width: outWidth, height: outHeight, format: format, pixels: pixels)
+        }
+        let horizontalForms = horizontalAxis.fixedPoint(origin: firstColumn, paired: channels >= 3)
+        let plan = FixedPointPlan(
+            image: image, horizontal: horizontalForms.taps, horizontalPairs: channels >= 3 ? horizontalForms.pairs : nil,
+            vertical: verticalAxis.fixedPoint(origin: 0, paired: false).taps,
+            channels: channels, firstColumn: firstColumn, loadWidth: loadWidth, outWidth: outWidth, endRow: endRow,
+            windowCapacity: Self.windowCapacity(vertical), sourceBytes: image.pixels.count,
+            premultiplies: premultiplying && format.hasAlpha && !format.isPremultiplied)
         let rowBytes = outWidth * channels
         let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * outHeight) { buffer, initialized in
             let out = buffer.baseAddress!
             LargeBuffer.adviseHugePages(UnsafeMutableRawPointer(out), bytes: rowBytes * outHeight)
             image.pixels.withUnsafeBytes { source in
                 let base = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                // Quarter operations to operations, then to the float operations `minimumWork` is
-                // tuned for: the SIMD fixed-point kernels do about 8 per float one. A 400x300 →
-                // 300x200 fill (0.13 ms) is then one thread: split, it took as long plus a hand-off.
-                let work = min(verticalFirst, horizontalFirst) / 4 / Self.fixedPointOpsPerWorkUnit
-                let threads = Parallel.threads(rows: outHeight, work: work, limit: threadLimit)
-                let pillowOrder = 5 * loadWidth * outHeight < 4 * outWidth * planeRows
-                if overshoots ? pillowOrder : verticalFirst <= horizontalFirst {
+                if takesVerticalFirst {
                     Parallel.forEachSlice(rows: outHeight, threads: threads) { rows in
                         plan.verticalFirst(rows: rows, source: base, into: out)
                     }
