@@ -91,10 +91,17 @@ struct TransformThreadsTests {
             #expect(Parallel.threads(rows: 100, work: work, limit: 2) == 2)
         }
         #expect(Parallel.threads(rows: 100, work: work, limit: 2) == 2)
-        let image = try noiseImage(width: 900, height: 700, format: .rgb8, seed: 3)
-        let spec = try TransformSpec(parsing: "resize:fill:500:300:lanczos3")
-        let free = try spec.transform(image)
-        let single = try TransformThreads.$limit.withValue(1) { try spec.transform(image) }
-        #expect(free.pixels == single.pixels)
+        // RGB takes the direct passes; gray the transposed ones (both split across threads here).
+        for format in [PixelFormat.rgb8, .gray8] {
+            // Large enough for the work estimate to ask for a second thread in either layout.
+            let image = try noiseImage(width: format == .gray8 ? 1800 : 900, height: format == .gray8 ? 1400 : 700, format: format, seed: 3)
+            #expect(Parallel.threads(rows: 300, work: image.width * image.height * 4 / SeparableFilter.fixedPointOpsPerWorkUnit, limit: 0) > 1)
+            for text in ["resize:fill:500:300:lanczos3", "resize:fit:600:600:bilinear"] {
+                let spec = try TransformSpec(parsing: text)
+                let free = try spec.transform(image)
+                let single = try TransformThreads.$limit.withValue(1) { try spec.transform(image) }
+                #expect(free.pixels == single.pixels, "\(format) \(text)")
+            }
+        }
     }
 }
