@@ -77,14 +77,14 @@ extension SeparableFilter {
         _ taps: FixedPointTaps, outputs: Int, threads: Int, bytes: Int, into: UnsafeMutablePointer<UInt8>, stride: Int,
         row: (Int) -> UnsafePointer<UInt8>
     ) {
-        let target = TransposedBuffers(t: into, t1: into, u: into)
+        let target = SharedRows(base: into)
         Parallel.forEachSlice(rows: outputs, threads: threads, slicesPerThread: 1) { slice in
             let window = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: max(1, taps.taps))
             defer { window.deallocate() }
             for i in slice {
                 let start = taps.start(i), count = taps.count(i)
                 for k in 0..<count { window[k] = row(start + k) }
-                ik_convolve_columns_u8(window, Int32(count), taps.coefficients(i), taps.precision, target.t + i * stride, bytes)
+                ik_convolve_columns_u8(window, Int32(count), taps.coefficients(i), taps.precision, target.base + i * stride, bytes)
             }
         }
     }
@@ -95,4 +95,9 @@ private struct TransposedBuffers: @unchecked Sendable {
     let t: UnsafeMutablePointer<UInt8>
     let t1: UnsafeMutablePointer<UInt8>
     let u: UnsafeMutablePointer<UInt8>
+}
+
+/// A pass's output plane, whose rows the slices write disjointly.
+private struct SharedRows: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
 }

@@ -262,38 +262,7 @@ public final class ImageProxyService: Sendable {
         coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration
     ) throws(ProxyError) -> Rendered {
         do throws(ImageKernelError) {
-            let sourceFormat = ImageFormat.sniff(data)
-            if sourceFormat == .jpeg, let resize = PlanarRender.resize(of: spec),
-               choice.resolve(sourceFormat: .jpeg, animated: false, hasAlpha: false, encodable: encodable) == .jpeg,
-               let encoded = try PlanarRender.render(data, resize: resize, quality: quality, limits: limits)
-            {
-                guard encoded.count <= limits.maxOutputBytes else {
-                    throw ImageKernelError(stage: .encode, code: .tooLarge, message: "the result is \(encoded.count) bytes, more than \(limits.maxOutputBytes)")
-                }
-                return Rendered(data: encoded, format: .jpeg, etag: etag(source: data, key: key, format: .jpeg))
-            }
-            let decoded = try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits)
-            let animated = decoded.isAnimated
-            var image = try transform(decoded, spec: spec, limits: limits)
-            if animated {
-                // Every frame comes out at the first one's size: the whole animation must fit the
-                // output limit, checked before the other frames are transformed.
-                let total = decoded.frameCount * image.width * image.height
-                guard total <= limits.maxOutputPixels else {
-                    throw ImageKernelError(
-                        stage: .transform, code: .tooLarge,
-                        message: "the result would be \(decoded.frameCount) frames of \(image.width)x\(image.height), more than \(limits.maxOutputPixels) pixels in all")
-                }
-                // `frames` are the frames after the first; the image itself is frame 0.
-                image.frames = try decoded.frames.map { frame throws(ImageKernelError) in
-                    ImageFrame(image: try transform(frame.image, spec: spec, limits: limits), duration: frame.duration)
-                }
-                image.duration = decoded.duration
-                image.loopCount = decoded.loopCount
-            }
-            let format = choice.resolve(sourceFormat: sourceFormat, animated: animated, hasAlpha: image.pixelFormat.hasAlpha, encodable: encodable)
-            if !OutputChoice.animatable.contains(format) { image.frames = [] }
-            let encoded = try coders.encode(image, as: format, options: EncodeOptions(quality: Double(quality) / 100))
+            let (encoded, format) = try encodedResult(data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits)
             guard encoded.count <= limits.maxOutputBytes else {
                 throw ImageKernelError(stage: .encode, code: .tooLarge, message: "the result is \(encoded.count) bytes, more than \(limits.maxOutputBytes)")
             }
@@ -301,6 +270,43 @@ public final class ImageProxyService: Sendable {
         } catch {
             throw ProxyError(error)
         }
+    }
+
+    /// The result's bytes and format: on the Y′CbCr planes for a JPEG-to-JPEG resize
+    /// (``PlanarRender``), else decoded, transformed (every frame of a kept animation) and encoded.
+    private static func encodedResult(
+        _ data: Data, spec: TransformSpec?, choice: OutputChoice, quality: Int,
+        coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration
+    ) throws(ImageKernelError) -> (Data, ImageFormat) {
+        let sourceFormat = ImageFormat.sniff(data)
+        if sourceFormat == .jpeg, let resize = PlanarRender.resize(of: spec),
+           choice.resolve(sourceFormat: .jpeg, animated: false, hasAlpha: false, encodable: encodable) == .jpeg,
+           let encoded = try PlanarRender.render(data, resize: resize, quality: quality, limits: limits)
+        {
+            return (encoded, .jpeg)
+        }
+        let decoded = try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits)
+        let animated = decoded.isAnimated
+        var image = try transform(decoded, spec: spec, limits: limits)
+        if animated {
+            // Every frame comes out at the first one's size: the whole animation must fit the
+            // output limit, checked before the other frames are transformed.
+            let total = decoded.frameCount * image.width * image.height
+            guard total <= limits.maxOutputPixels else {
+                throw ImageKernelError(
+                    stage: .transform, code: .tooLarge,
+                    message: "the result would be \(decoded.frameCount) frames of \(image.width)x\(image.height), more than \(limits.maxOutputPixels) pixels in all")
+            }
+            // `frames` are the frames after the first; the image itself is frame 0.
+            image.frames = try decoded.frames.map { frame throws(ImageKernelError) in
+                ImageFrame(image: try transform(frame.image, spec: spec, limits: limits), duration: frame.duration)
+            }
+            image.duration = decoded.duration
+            image.loopCount = decoded.loopCount
+        }
+        let format = choice.resolve(sourceFormat: sourceFormat, animated: animated, hasAlpha: image.pixelFormat.hasAlpha, encodable: encodable)
+        if !OutputChoice.animatable.contains(format) { image.frames = [] }
+        return (try coders.encode(image, as: format, options: EncodeOptions(quality: Double(quality) / 100)), format)
     }
 
     /// The source's pixels: every frame of an animation the result may keep (within the frame
