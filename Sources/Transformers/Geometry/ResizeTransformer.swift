@@ -50,22 +50,13 @@ public struct ResizeTransformer: ImageTransformer {
     }
 
     /// What a resize does to an image of a given size.
-    enum Geometry: Equatable {
+    enum Geometry {
         /// Nothing: the image is returned as it is.
         case unchanged
         /// An exact crop to this size by ``ResizeTransformer/gravity`` (a `fill` at scale 1).
         case crop(width: Int, height: Int)
         /// The source area `source` (fractional) resampled to `width` x `height`.
         case resample(width: Int, height: Int, source: (x: Double, y: Double, width: Double, height: Double))
-
-        static func == (a: Geometry, b: Geometry) -> Bool {
-            switch (a, b) {
-            case (.unchanged, .unchanged): true
-            case let (.crop(w1, h1), .crop(w2, h2)): w1 == w2 && h1 == h2
-            case let (.resample(w1, h1, s1), .resample(w2, h2, s2)): w1 == w2 && h1 == h2 && s1 == s2
-            default: false
-            }
-        }
     }
 
     /// The geometry for an image of `imageWidth` x `imageHeight`; throws for a box or result over

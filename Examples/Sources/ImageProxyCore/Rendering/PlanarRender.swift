@@ -26,11 +26,7 @@ enum PlanarRender {
         let options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: resize.shrinkOnLoad)
         guard let planes = try coder.decodeYCbCr(data, options: options) else { return nil }
         let resized = try resize.transform(planes, subsampling: .s420)
-        guard resized.width * resized.height <= limits.maxOutputPixels else {
-            throw ImageKernelError(
-                stage: .transform, code: .tooLarge,
-                message: "the result would be \(resized.width)x\(resized.height), more than \(limits.maxOutputPixels) pixels")
-        }
+        try limits.checkOutput(width: resized.width, height: resized.height)
         return try coder.encode(resized, options: EncodeOptions(quality: Double(quality) / 100))
     }
 }

@@ -332,9 +332,7 @@ public final class ImageProxyService: Sendable {
     private static func transform(_ decoded: Image, spec: TransformSpec?, limits: ProxyConfiguration) throws(ImageKernelError) -> Image {
         var image = try OrientTransformer().transform(decoded)
         if let spec { image = try spec.transform(image) }
-        guard image.width * image.height <= limits.maxOutputPixels else {
-            throw ImageKernelError(stage: .transform, code: .tooLarge, message: "the result would be \(image.width)x\(image.height), more than \(limits.maxOutputPixels) pixels")
-        }
+        try limits.checkOutput(width: image.width, height: image.height)
         return image
     }
 

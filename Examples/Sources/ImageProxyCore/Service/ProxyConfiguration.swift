@@ -1,4 +1,5 @@
 import Foundation
+import ImageKernel
 
 /// What an ``ImageProxyService`` serves and the limits it keeps.
 public struct ProxyConfiguration: Sendable {
@@ -41,5 +42,14 @@ public struct ProxyConfiguration: Sendable {
 
     public init(allowedOrigins: [String]) {
         self.allowedOrigins = allowedOrigins
+    }
+}
+
+extension ProxyConfiguration {
+    /// Throws `tooLarge` for a result of `width` x `height` over ``maxOutputPixels``.
+    func checkOutput(width: Int, height: Int) throws(ImageKernelError) {
+        guard width * height <= maxOutputPixels else {
+            throw ImageKernelError(stage: .transform, code: .tooLarge, message: "the result would be \(width)x\(height), more than \(maxOutputPixels) pixels")
+        }
     }
 }
