@@ -149,7 +149,10 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
 
     private func start(key: Key, generation: UInt64, priority: LoadPriorityHandle, taskPriority: TaskPriority, work: @escaping Work) {
         let job = Job(pool: self, key: key, generation: generation, priority: priority)
-        let task = Task(priority: taskPriority) {
+        // Started on the caller's thread, up to the work's first suspension: a cache hit or a
+        // request handed to a loader needs no hop to another thread, and work that never
+        // suspends (a memory query) has its outcome before the caller waits for it.
+        let task = Task.immediate(priority: taskPriority) {
             let outcome: Result<Value, ImageKernelError>
             do {
                 outcome = .success(try await work(job))
@@ -163,7 +166,9 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
             state.jobs[key]?.task = task
             return false
         }
-        if orphaned { task.cancel() }  // every caller left before the task was recorded
+        // Every caller left before the task was recorded, or the work finished on the spot (then
+        // the cancel does nothing).
+        if orphaned { task.cancel() }
     }
 
     private func complete(key: Key, generation: UInt64, outcome: Result<Value, ImageKernelError>) {
