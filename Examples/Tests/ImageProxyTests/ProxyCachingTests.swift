@@ -4,6 +4,7 @@ import CoderWebP
 import Foundation
 import HTTPTestServer
 import ImageKernel
+import ImageProxyCore
 import TestData
 import Testing
 
@@ -113,6 +114,31 @@ struct ProxyCachingTests {
         let rendered = proxy.log.split(separator: "\n").filter { $0.contains(" origin GET ") }.count
         #expect(rendered <= 100 && rendered >= 1)
         #expect(proxy.sanitizerReports.isEmpty, "\(proxy.sanitizerReports)")
+    }
+
+    /// The first request for a result renders it on its own task and the others wait for it: the
+    /// first one's cancellation must cost them neither their answer nor a second origin request.
+    @Test func aCancelledFirstRequestLeavesTheOthersTheirAnswer() async throws {
+        let origin = try HTTPTestServer()
+        defer { origin.stop() }
+        origin.addFile("photo.jpg", data: try Origin.example("photo.jpg"))
+        let service = try ImageProxyService(configuration: ProxyConfiguration(allowedOrigins: [origin.baseURL.absoluteString + "/"]))
+        let path = service.path(for: origin.url("/gate/g/photo.jpg"), spec: "resize:fit:40:40")
+        let first = Task { await service.respond(path: path, accept: nil, ifNoneMatch: nil) }
+        for _ in 0..<500 where origin.requestCount(path: "/gate/g/photo.jpg") == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(origin.requestCount(path: "/gate/g/photo.jpg") == 1)
+        let others = (0..<3).map { _ in Task { await service.respond(path: path, accept: nil, ifNoneMatch: nil) } }
+        try await Task.sleep(for: .milliseconds(200))  // they join the render in flight
+        first.cancel()
+        origin.openGate("g")
+        for other in others {
+            let answer = await other.value
+            #expect(answer.status == 200, "\(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+            #expect(try JPEGSize(answer.body) == (40, 30))
+        }
+        let cancelled = await first.value
+        #expect(cancelled.status == 200 || cancelled.status == 503, "\(cancelled.status)")
+        #expect(origin.requestCount(path: "/gate/g/photo.jpg") == 1)
     }
 
     @Test func resultsSurviveARestartInTheCacheDirectory() async throws {

@@ -3,7 +3,7 @@ import ImageKernel
 
 /// Cancels work that runs past its deadline, checked every ``tick`` by one shared task that runs
 /// only while something is watched. A source load registers here instead of racing a timer task
-/// of its own: no task, timer or thread hand-off per request.
+/// of its own: no timer or timer task per request.
 public final class DeadlineWatch: Sendable {
     private struct Entry {
         let deadline: ContinuousClock.Instant

@@ -7,28 +7,27 @@ extension ImageProxyService {
     /// The source's bytes through the manager (download shared by every render of the source,
     /// originals cached), following redirects itself so each hop meets the origin policy, all
     /// within ``ProxyConfiguration/sourceTimeout``: past it, the ``DeadlineWatch`` cancels the
-    /// render task of `renderKey` (which runs this) and the load fails with 504. Each hop connects
-    /// to the addresses the policy checked (`HTTPLoader.PinnedAddresses`), never to a second
-    /// resolution of the name.
+    /// load and it fails with 504. Each hop connects to the addresses the policy checked
+    /// (`HTTPLoader.PinnedAddresses`), never to a second resolution of the name.
     ///
     /// A source the origin just sent is kept in memory here and handed back with its key: the
     /// caller keeps it on disk (and in the shared tier) while it renders (``keepOriginal(_:)``),
     /// rather than the manager before it returns.
     /// - Returns: the bytes, where they came from (`origin`, `source-memory`, `source-disk`,
     ///   `source-shared`), and the key to keep them under when they came from the origin.
-    func loadSource(_ source: URL, renderKey: String) async throws(ProxyError) -> (Data, String, String?) {
-        // This very task (registered before it started): a later render of the key is never hit.
-        let render = inflight.withLock { $0[renderKey] }
-        let limit = configuration.sourceTimeout
-        let watch = deadlines.start(limit) { render?.cancel() }
-        do throws(ProxyError) {
-            let loaded = try await fetchSource(source)
-            deadlines.end(watch)
-            return loaded
-        } catch {
-            if deadlines.end(watch) { throw .timeout("the source took longer than \(limit): \(source.absoluteString.prefix(200))") }
-            throw error
+    func loadSource(_ source: URL) async throws(ProxyError) -> (Data, String, String?) {
+        // A task of its own, so the deadline cancels the load and not the request (whose task
+        // must still write the 504), started on this thread: no hand-off before the loader's.
+        let load = Task.immediate { () async -> Result<(Data, String, String?), ProxyError> in
+            do throws(ProxyError) { return .success(try await self.fetchSource(source)) } catch { return .failure(error) }
         }
+        let limit = configuration.sourceTimeout
+        let watch = deadlines.start(limit) { load.cancel() }
+        let outcome = await load.value
+        if deadlines.end(watch), case .failure = outcome {
+            throw .timeout("the source took longer than \(limit): \(source.absoluteString.prefix(200))")
+        }
+        return try outcome.get()
     }
 
     private func fetchSource(_ source: URL) async throws(ProxyError) -> (Data, String, String?) {

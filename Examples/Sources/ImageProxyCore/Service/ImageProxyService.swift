@@ -30,8 +30,8 @@ public final class ImageProxyService: Sendable {
     let encodable: Set<ImageFormat>
     let logger: Logger
     /// Renders running, by result key: joined by every request for the same result.
-    let inflight = Locked<[String: Task<Result<(Rendered, String), ProxyError>, Never>]>([:])
-    /// Cancels a render whose source load passes ``ProxyConfiguration/sourceTimeout``.
+    let inflight = Locked<[String: RenderInFlight]>([:])
+    /// Cancels source loads that pass ``ProxyConfiguration/sourceTimeout``.
     let deadlines = DeadlineWatch()
     /// Paths (with their Accept) already parsed, authorised and allowed → result key, and whether
     /// the format was negotiated. Cleared when its paths and keys would pass ``routeBytesLimit``
@@ -189,46 +189,62 @@ public final class ImageProxyService: Sendable {
     // MARK: Rendering
 
     /// The result for one source, spec, format and quality: from memory, else joined to the render
-    /// already running for it, else rendered (from the results on disk, or the source).
+    /// already running for it, else rendered (from the results on disk, or the source) on this
+    /// request's own task.
     func render(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) async throws(ProxyError) -> (Rendered, String) {
-        if let hit = results.value(forKey: key) { return (hit, "memory") }
-        let task = inflight.withLock { running in
-            if let task = running[key] { return task }
-            let task = Task { await self.produce(key: key, source: source, spec: spec, choice: choice, quality: quality) }
-            running[key] = task
-            return task
+        while true {
+            if let hit = results.value(forKey: key) { return (hit, "memory") }
+            let (shared, leads) = inflight.withLock { running -> (RenderInFlight, Bool) in
+                if let shared = running[key] { return (shared, false) }
+                let shared = RenderInFlight()
+                running[key] = shared
+                return (shared, true)
+            }
+            if leads {
+                let outcome = await produce(key: key, source: source, spec: spec, choice: choice, quality: quality)
+                inflight.withLock { _ = $0.removeValue(forKey: key) }
+                shared.finish(outcome)
+                return try outcome.get()
+            }
+            let outcome = await shared.outcome()
+            // A render its own request's cancellation ended (a client gone, a server stopping) is
+            // no answer for this request: it renders again, unless it was cancelled too.
+            if case .failure(let error) = outcome, error.code == ImageKernelError.Code.cancelled.rawValue, !Task.isCancelled { continue }
+            return try outcome.get()
         }
-        return try await task.value.get()
     }
 
     private func produce(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) async -> Result<(Rendered, String), ProxyError> {
-        defer { _ = inflight.withLock { $0.removeValue(forKey: key) } }
         do throws(ProxyError) {
             if let stored = await storedResult(key: key) {
                 results.set(stored, forKey: key)
                 return .success((stored, "disk"))
             }
-            let (data, sourceCache, originalKey) = try await loadSource(source, renderKey: key)
+            let (data, sourceCache, originalKey) = try await loadSource(source)
             // The original reaches the disk while the render runs (the other core, when there is
-            // one), and before the answer, as it did when the manager stored it first.
-            async let keptOriginal: Void = keepOriginal(originalKey.map { (data, $0) })
+            // one), and before the answer, as it did when the manager stored it first; the digest
+            // of the source for the ETag is taken there too.
+            async let sourceDigest: Data = {
+                await keepOriginal(originalKey.map { (data, $0) })
+                return Digest.bytes(of: data)
+            }()
             let limits = configuration
             let encodable = self.encodable
             let coders = manager.coders
             let gate = self.gate
             let pixels = SourceDimensions.pixelCount(of: data, format: ImageFormat.sniff(data))
-            let rendered = try await gate.run(inline: pixels.map { $0 <= Self.inlineRenderPixels } ?? false) { () throws(ProxyError) -> Rendered in
+            let (encoded, format) = try await gate.run(inline: pixels.map { $0 <= Self.inlineRenderPixels } ?? false) { () throws(ProxyError) -> (Data, ImageFormat) in
                 // A render that runs alone may split its rows across both cores; beside other
                 // renders (one per core already) it keeps to its thread, which costs less CPU.
                 let alone = gate.load.running <= 1
                 let outcome = TransformThreads.$limit.withValue(alone ? nil : 1) {
-                    Result { () throws(ProxyError) -> Rendered in
-                        try Self.render(data, spec: spec, choice: choice, quality: quality, key: key, coders: coders, encodable: encodable, limits: limits)
+                    Result { () throws(ProxyError) -> (Data, ImageFormat) in
+                        try Self.render(data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits)
                     }
                 }
                 return try outcome.get()
             }
-            await keptOriginal
+            let rendered = Rendered(data: encoded, format: format, etag: Self.etag(sourceDigest: await sourceDigest, key: key, format: format))
             results.set(rendered, forKey: key)
             if resultDisk != nil {
                 // Kept on disk after the answer, not before it: memory has it meanwhile.
@@ -253,20 +269,21 @@ public final class ImageProxyService: Sendable {
         "\(source.absoluteString)\n\(spec?.key ?? "")\n\(choice.keyPart)\nq\(quality)"
     }
 
-    /// Decodes, orients, transforms and encodes; runs on a render thread. An animated GIF or WebP
-    /// source stays animated (every frame transformed) when the output format can carry it and it
-    /// has at most ``ProxyConfiguration/maxAnimationFrames`` frames; otherwise its first frame is
-    /// served as a still.
+    /// Decodes, orients, transforms and encodes: the result's bytes and format, within the output
+    /// byte limit. Runs on a render thread (or the request's, for a small source). An animated GIF
+    /// or WebP source stays animated (every frame transformed) when the output format can carry it
+    /// and it has at most ``ProxyConfiguration/maxAnimationFrames`` frames; otherwise its first
+    /// frame is served as a still.
     static func render(
-        _ data: Data, spec: TransformSpec?, choice: OutputChoice, quality: Int, key: String,
+        _ data: Data, spec: TransformSpec?, choice: OutputChoice, quality: Int,
         coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration
-    ) throws(ProxyError) -> Rendered {
+    ) throws(ProxyError) -> (Data, ImageFormat) {
         do throws(ImageKernelError) {
             let (encoded, format) = try encodedResult(data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits)
             guard encoded.count <= limits.maxOutputBytes else {
                 throw ImageKernelError(stage: .encode, code: .tooLarge, message: "the result is \(encoded.count) bytes, more than \(limits.maxOutputBytes)")
             }
-            return Rendered(data: encoded, format: format, etag: etag(source: data, key: key, format: format))
+            return (encoded, format)
         } catch {
             throw ProxyError(error)
         }
@@ -336,9 +353,10 @@ public final class ImageProxyService: Sendable {
         return image
     }
 
-    /// A strong validator of the result: a digest of the source's bytes (whatever validators its
-    /// origin sends, the bytes are the strongest) and of what was done to them.
-    static func etag(source: Data, key: String, format: ImageFormat) -> String {
-        "\"" + Digest.base64URL(of: [Digest.bytes(of: source), Data("\n\(key)\n\(format.rawValue)".utf8)]).prefix(27) + "\""
+    /// A strong validator of the result: a digest of the source's bytes (`sourceDigest`, SHA-256:
+    /// whatever validators its origin sends, the bytes are the strongest) and of what was done to
+    /// them.
+    static func etag(sourceDigest: Data, key: String, format: ImageFormat) -> String {
+        "\"" + Digest.base64URL(of: [sourceDigest, Data("\n\(key)\n\(format.rawValue)".utf8)]).prefix(27) + "\""
     }
 }
