@@ -69,7 +69,9 @@ struct ListeningSocket: Sendable {
     let fd: Int32
     let port: Int
 
-    init() throws {
+    /// - Parameter listening: false to only bind the port: connections to it are refused, and no
+    ///   other socket can take it while this one is open.
+    init(listening: Bool = true) throws {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -85,7 +87,7 @@ struct ListeningSocket: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 1024) == 0 else {
+        guard bound == 0, !listening || listen(fd, 1024) == 0 else {
             Socket(fd: fd).close()
             throw ServerError("bind/listen on 127.0.0.1 failed: errno \(errno)")
         }

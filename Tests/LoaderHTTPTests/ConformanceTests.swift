@@ -11,13 +11,13 @@ import Testing
     func httpLoaderPassesTheLoaderConformanceSuite(_ testCase: LoaderConformance.Case) async throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
-        let closed = try HTTPTestServer()
-        let unreachable = closed.url("/files/png")
-        closed.stop()
+        let refusing = try RefusingPort()
+        let unreachable = refusing.url("/files/png")
         let suite = LoaderConformance(
             loader: fixture.loader, url: fixture.server.url("/files/jpeg?chunk=1000&pace=1"), expectedData: fixture.jpeg,
             unreachableURL: unreachable, unreachableIsTransient: true,
             slowURL: fixture.server.url("/stall-body/20000"), timeout: .seconds(10))
         try await suite.run(case: testCase)
+        withExtendedLifetime(refusing) {}
     }
 }

@@ -116,9 +116,8 @@ import Testing
     }
 
     @Test func aClosedPortIsATransientConnectFailure() async throws {
-        let closed = try HTTPTestServer()
-        let url = closed.url("/files/png")
-        closed.stop()
+        let refusing = try RefusingPort()
+        let url = refusing.url("/files/png")
         let loader = try HTTPLoader()
         defer { loader.shutdown() }
         let error = try #require(await loadError {
@@ -126,6 +125,7 @@ import Testing
         })
         #expect(error.code == .cannotConnect)
         #expect(error.isTransient)
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func anUnresolvableHostIsATransientDNSFailure() async throws {
