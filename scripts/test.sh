@@ -44,7 +44,7 @@ for group in "${groups[@]}"; do
     status=1
     failures+=("group: $group")
     # The failing tests and their recorded issues, repeated at the end where a log's tail shows them.
-    while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:' "$log" | head -40)
+    while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
   fi
 done
 # The Examples package (its own package: Hummingbird is built for it only) in release: the image
@@ -56,7 +56,7 @@ if swift build -c release --package-path Examples --build-tests; then
   if ! swift test -c release --package-path Examples --skip-build 2>&1 | tee "$log"; then
     status=1
     failures+=("group: Examples (image-proxy)")
-    while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:' "$log" | head -40)
+    while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
   fi
 else
   status=1
@@ -65,5 +65,7 @@ fi
 if [ $status -ne 0 ]; then
   echo "== FAILED"
   printf '%s\n' "${failures[@]}"
+  # .ci/run repeats this summary at its very end, after the later stages' output.
+  if [ -n "${TEST_FAILURE_SUMMARY:-}" ]; then printf '%s\n' "${failures[@]}" > "$TEST_FAILURE_SUMMARY"; fi
 fi
 exit $status
