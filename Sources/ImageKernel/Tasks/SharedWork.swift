@@ -98,11 +98,19 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
     var subscriberCount: Int { state.withLock { $0.jobs.values.reduce(0) { $0 + $1.subscribers.count } } }
 
     /// Joins the work running for `key`, or starts `work` for it, and waits for its outcome.
+    ///
+    /// The caller joins before it waits. Work it starts runs on its thread up to the work's first
+    /// suspension (``start(key:generation:priority:taskPriority:work:)``), so work that never
+    /// suspends (a memory or disk query) has its outcome when `join` returns, and the caller takes
+    /// it without suspending: no trip through the executor, no hand-off to another thread.
     func value(for key: Key, subscriber: Subscriber<Value, Event>, work: @escaping Work) async throws(ImageKernelError) -> Value {
+        // A caller cancelled before it came starts nothing.
+        if Task.isCancelled { subscriber.cancel() } else { join(key: key, subscriber: subscriber, work: work) }
+        if let ready = subscriber.outcome { return try ready.get() }
+        // A cancellation that came during the join is seen here: the handler runs at once.
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                guard subscriber.install(continuation) else { return }
-                join(key: key, subscriber: subscriber, work: work)
+                _ = subscriber.install(continuation)  // resumes at once if the outcome came meanwhile
             }
         } onCancel: {
             subscriber.cancel()
@@ -174,7 +182,7 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
     private func complete(key: Key, generation: UInt64, outcome: Result<Value, ImageKernelError>) {
         let subscribers = state.withLock { state -> [Subscriber<Value, Event>] in
             guard state.jobs[key]?.generation == generation else { return [] }
-            return state.jobs.removeValue(forKey: key).map { $0.subscribers.values.map(\.subscriber) } ?? []
+            return state.jobs.removeValue(forKey: key).map { $0.subscribers.values.map { $0.subscriber } } ?? []
         }
         for subscriber in subscribers { subscriber.finish(outcome) }
     }

@@ -15,7 +15,7 @@ final class Subscriber<Value: Sendable, Event: Sendable>: @unchecked Sendable {
     private var priorityValue: LoadPriority
     private var taskPriorityValue: TaskPriority
     private var finished = false
-    private var outcome: Outcome?
+    private var finalOutcome: Outcome?
     private var continuation: CheckedContinuation<Outcome, Never>?
     /// Set once the caller has joined a job: leaves the job (and tells it about priority changes).
     private var membership: Membership?
@@ -35,6 +35,8 @@ final class Subscriber<Value: Sendable, Event: Sendable>: @unchecked Sendable {
     var priority: LoadPriority { locked { priorityValue } }
     var taskPriority: TaskPriority { locked { taskPriorityValue } }
     var isFinished: Bool { locked { finished } }
+    /// The outcome, once the subscriber has finished.
+    var outcome: Outcome? { locked { finalOutcome } }
 
     /// Changes the caller's priority; the job it belongs to recomputes its own.
     func setPriority(_ priority: LoadPriority) {
@@ -58,7 +60,7 @@ final class Subscriber<Value: Sendable, Event: Sendable>: @unchecked Sendable {
     /// (it is delivered at once).
     func install(_ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
         let ready = locked { () -> Outcome? in
-            if let outcome { return outcome }
+            if let finalOutcome { return finalOutcome }
             self.continuation = continuation
             return nil
         }
@@ -83,7 +85,7 @@ final class Subscriber<Value: Sendable, Event: Sendable>: @unchecked Sendable {
         let waiting = locked { () -> (CheckedContinuation<Outcome, Never>?, Bool) in
             guard !finished else { return (nil, false) }
             finished = true
-            outcome = result
+            finalOutcome = result
             let waiting = continuation
             continuation = nil
             return (waiting, true)
