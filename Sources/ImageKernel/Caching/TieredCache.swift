@@ -35,7 +35,7 @@ public final class TieredCache: ImageCache, Sendable {
     }
 
     public func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? {
-        try ImageKernelError.checkCancellation(.cache, plugin: name)
+        if Task.isCancelled { throw .cancelled(.cache, plugin: name) }  // the name is built only when needed
         if type.includesMemory, let entry = memory.entry(forKey: key) {
             return CacheQueryResult(entry: entry, source: .memory)
         }
@@ -43,7 +43,7 @@ public final class TieredCache: ImageCache, Sendable {
         let tiers = tiers
         for (depth, tier) in tiers.enumerated() {
             guard let hit = try await tier.query(key: key, type: .all) else { continue }
-            try ImageKernelError.checkCancellation(.cache, plugin: name)
+            if Task.isCancelled { throw .cancelled(.cache, plugin: name) }
             for nearer in tiers[..<depth] { try? await nearer.store(hit.entry, forKey: key, type: .all) }
             if hit.entry.image != nil, type.includesMemory { memory.setEntry(hit.entry, forKey: key) }
             return CacheQueryResult(entry: hit.entry, source: .disk, isShared: hit.isShared)

@@ -36,5 +36,5 @@ final class PluginList<Element: Sendable>: Sendable {
     func removeAll() { state.withLock { $0.entries.removeAll() } }
 
     /// The elements, newest first.
-    var snapshot: [Element] { state.withLock { $0.entries.map(\.element) } }
+    var snapshot: [Element] { state.withLock { $0.entries.map { $0.element } } }
 }

@@ -60,7 +60,7 @@ struct PendingQueue<Element: AnyObject> {
         private var head = 0
 
         var count: Int { entries.count - head }
-        var elements: [Element] { entries[head...].map(\.element) }
+        var elements: [Element] { entries[head...].map { $0.element } }
 
         mutating func insert(_ entry: Entry) {
             if let last = entries.last, last.sequence > entry.sequence {
