@@ -73,8 +73,16 @@ extension ImageManager {
         return (result, hit.entry.validators)
     }
 
-    /// One query per cache, key and tiers at a time, whoever asks (rule 9).
+    /// One query per cache, key and tiers at a time, whoever asks (rule 9). A memory-only query
+    /// is a lookup under a lock and runs at once: sharing it would cost more than it saves.
     func sharedQuery(_ cache: any ImageCache, key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? {
+        if type == .memory {
+            do {
+                return try await cache.query(key: key, type: .memory)
+            } catch {
+                throw ImageKernelError.wrap(error, stage: .cache, plugin: cache.name)
+            }
+        }
         let workKey = QueryWorkKey(cache: PartIdentity(cache), key: key, type: type)
         let subscriber = Subscriber<CacheQueryResult?, Never>(priority: .normal, events: nil)
         return try await queries.value(for: workKey, subscriber: subscriber) { _ in
