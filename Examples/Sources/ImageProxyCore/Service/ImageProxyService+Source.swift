@@ -103,9 +103,13 @@ extension ImageProxyService {
         return try outcome.get()
     }
 
+    /// A result's name in the results cache: the digest of its key. The key has no file
+    /// extension to keep, so a lookup that misses costs one `open`, not one per candidate name.
+    static func diskKey(forResult key: String) -> String { Digest.hex(of: key) }
+
     /// The encoded result kept on disk under `key`, if any.
     func storedResult(key: String) async -> Rendered? {
-        guard let resultDisk, let hit = try? await resultDisk.query(key: key, type: .disk), let data = hit.entry.data,
+        guard let resultDisk, let hit = try? await resultDisk.query(key: Self.diskKey(forResult: key), type: .disk), let data = hit.entry.data,
               let etag = hit.entry.validators?.etag
         else { return nil }
         return Rendered(data: data, format: ImageFormat.sniff(data), etag: etag)
@@ -115,7 +119,7 @@ extension ImageProxyService {
     func store(_ rendered: Rendered, key: String) async {
         guard let resultDisk else { return }
         do {
-            try await resultDisk.store(CacheEntry(data: rendered.data, validators: CacheValidators(etag: rendered.etag)), forKey: key, type: .disk)
+            try await resultDisk.store(CacheEntry(data: rendered.data, validators: CacheValidators(etag: rendered.etag)), forKey: Self.diskKey(forResult: key), type: .disk)
         } catch {
             logger.warning("result not kept on disk", metadata: ["error": "\(error)"])
         }
