@@ -23,7 +23,8 @@
 #
 # Environment: THUMBOR_PYTHON (default ~/.cache/imagekernel-peers/thumbor/bin/python, made by
 # ../shared/peers/setup.sh), TESTDATA (default ../shared/testdata beside the checkout),
-# PROXY_ARGS (more image-proxy options, split on spaces), TMPDIR (where the sources, caches and
+# PROXY_ARGS (more image-proxy options, split on spaces), PARALLEL_LIST (the cold path's parallel
+# levels, default "1 8 64"), TMPDIR (where the sources, caches and
 # result storages go; TMPDIR=/dev/shm keeps the file system out of the cold figures).
 set -euo pipefail
 
@@ -56,7 +57,7 @@ has() { [[ ",$services," == *",$1,"* ]]; }
 if ((quick)); then hot_secs=2 cold_n=40; else hot_secs=10 cold_n=500; fi
 [[ $profile == perf || $profile == callgrind ]] && cold_n=1
 conns_list="1 8 64"
-parallel_list="1 8 64"
+parallel_list=${PARALLEL_LIST:-"1 8 64"}
 thumbor_py="${THUMBOR_PYTHON:-$HOME/.cache/imagekernel-peers/thumbor/bin/python}"
 testdata="${TESTDATA:-}"
 if [[ -z $testdata ]]; then
