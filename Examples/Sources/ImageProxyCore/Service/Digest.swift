@@ -5,7 +5,6 @@ enum Digest {
     /// SHA-256 of `data`.
     static func bytes(of data: Data) -> Data { Data(SHA256.hash(data: data)) }
 
-    /// SHA-256 over the parts in order, base64url without padding.
     /// The SHA-256 of `text`'s UTF-8, in lowercase hex.
     static func hex(of text: String) -> String {
         let digits = Array("0123456789abcdef".utf8)
@@ -20,6 +19,7 @@ enum Digest {
         }
     }
 
+    /// SHA-256 over the parts in order, base64url without padding.
     static func base64URL(of parts: [Data]) -> String {
         var hash = SHA256()
         for part in parts { hash.update(data: part) }
