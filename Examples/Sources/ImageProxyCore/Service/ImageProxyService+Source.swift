@@ -125,9 +125,9 @@ extension ImageProxyService {
         }
     }
 
-    /// Lets results still being written reach the disk (for a clean exit; at most 5 s).
+    /// Lets the disk caches finish their maintenance (for a clean exit). Results and originals
+    /// are on disk before their answer, so none is still being written.
     public func waitUntilIdle() async {
-        for _ in 0..<500 where pendingStores.withLock({ $0 }) > 0 { try? await Task.sleep(for: .milliseconds(10)) }
         resultDisk?.waitUntilIdle()
         originalDisk?.waitUntilIdle()
     }
