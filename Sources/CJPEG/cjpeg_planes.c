@@ -25,6 +25,11 @@ int cjpeg_decoder_raw_plane(cjpeg_decoder *decoder, int component, cjpeg_plane_g
 }
 
 int cjpeg_decoder_read_raw_planes(cjpeg_decoder *decoder, uint8_t *const planes[3], const size_t strides[3]) {
+    return cjpeg_decoder_read_raw_planes_reporting(decoder, planes, strides, NULL, NULL);
+}
+
+int cjpeg_decoder_read_raw_planes_reporting(cjpeg_decoder *decoder, uint8_t *const planes[3], const size_t strides[3],
+                                            void (*progress)(void *context, size_t rows), void *context) {
     if (!decoder->started || !decoder->raw || decoder->finished)
         return cjpeg_usage_error(decoder, "read_raw_planes outside a started raw decode");
     CJPEG_GUARD(decoder);
@@ -41,6 +46,8 @@ int cjpeg_decoder_read_raw_planes(cjpeg_decoder *decoder, uint8_t *const planes[
         }
         if (jpeg_read_raw_data(cinfo, arrays, (JDIMENSION)group) == 0) return CJPEG_SUSPENDED;
         for (int c = 0; c < 3; c++) read_rows[c] += (size_t)(cinfo->comp_info[c].v_samp_factor * cinfo->comp_info[c].DCT_scaled_size);
+        if (progress != NULL) /* libjpeg counts whole row groups, past the height at the end */
+            progress(context, cinfo->output_scanline < cinfo->output_height ? cinfo->output_scanline : cinfo->output_height);
     }
     return cjpeg_finish_one_shot(decoder);
 }
@@ -59,6 +66,10 @@ static void cjpeg_write_planes(j_compress_ptr cinfo, const void *context, uint8_
     }
     for (JDIMENSION y = 0; y < cinfo->image_height; y += (JDIMENSION)group) {
         size_t row_group = y / (JDIMENSION)group;
+        if (input->await_rows != NULL) {
+            JDIMENSION end = y + (JDIMENSION)group;
+            input->await_rows(input->await_context, end < cinfo->image_height ? end : cinfo->image_height);
+        }
         for (int c = 0; c < 3; c++) {
             jpeg_component_info *comp = &cinfo->comp_info[c];
             size_t padded = (size_t)comp->width_in_blocks * DCTSIZE;

@@ -15,7 +15,10 @@ extension JPEGCoder {
     /// image over the limit that would need ``DecodeOptions/scaleDownLargeImages``, or an EXIF
     /// orientation other than `up` (the planes are never rotated). Decode those with
     /// ``decode(_:options:)``. Errors are those of ``decode(_:options:)``.
-    public func decodeYCbCr(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> YCbCrImage? {
+    ///
+    /// An `observer` hears the rows as they are decoded (see ``YCbCrDecodeObserver``), for work
+    /// on the planes that starts before the decode ends.
+    public func decodeYCbCr(_ data: Data, options: DecodeOptions, observer: (any YCbCrDecodeObserver)? = nil) throws(ImageKernelError) -> YCbCrImage? {
         guard !data.isEmpty else {
             throw ImageKernelError(stage: .decode, plugin: name, code: .truncated, message: "no bytes to decode")
         }
@@ -35,21 +38,37 @@ extension JPEGCoder {
             var y = [UInt8](repeating: 0, count: geometries[0].stride * Int(geometries[0].rows))
             var cb = [UInt8](repeating: 0, count: geometries[1].stride * Int(geometries[1].rows))
             var cr = [UInt8](repeating: 0, count: geometries[2].stride * Int(geometries[2].rows))
-            try y.withMutableBytes { (yBytes) throws(ImageKernelError) in
-                try cb.withMutableBytes { (cbBytes) throws(ImageKernelError) in
-                    try cr.withMutableBytes { (crBytes) throws(ImageKernelError) in
-                        let planes = [yBytes, cbBytes, crBytes].map { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) }
-                        try handle.readRawPlanes(planes, strides: geometries.map(\.stride))
-                    }
-                }
-            }
-            let buffers = [y, cb, cr]
             let chroma = geometries[1]
             guard let subsampling = YCbCrImage.Subsampling(horizontal: Int(chroma.factor_h), vertical: Int(chroma.factor_v)),
                   geometries[2].factor_h == chroma.factor_h, geometries[2].factor_v == chroma.factor_v
             else {
                 throw handle.failure(.internalError, "libjpeg's chroma planes span \(chroma.factor_h)x\(chroma.factor_v) luma samples")
             }
+            try y.withMutableBytes { (yBytes) throws(ImageKernelError) in
+                try cb.withMutableBytes { (cbBytes) throws(ImageKernelError) in
+                    try cr.withMutableBytes { (crBytes) throws(ImageKernelError) in
+                        let planes = [yBytes, cbBytes, crBytes].map { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) }
+                        let strides = geometries.map(\.stride)
+                        let layout = YCbCrPlanePointers(
+                            width: Int(geometries[0].width), height: Int(geometries[0].height), subsampling: subsampling,
+                            planes: zip(planes, geometries).map { plane, geometry in
+                                YCbCrPlanePointers.Plane(base: plane, bytesPerRow: geometry.stride, width: Int(geometry.width), height: Int(geometry.height))
+                            })
+                        guard let observer, observer.decodeStarted(layout) else {
+                            try handle.readRawPlanes(planes, strides: strides)
+                            return
+                        }
+                        do throws(ImageKernelError) {
+                            try handle.readRawPlanes(planes, strides: strides) { observer.rowsDecoded($0) }
+                        } catch {
+                            observer.decodeEnded(failed: true)
+                            throw error
+                        }
+                        observer.decodeEnded(failed: false)
+                    }
+                }
+            }
+            let buffers = [y, cb, cr]
             var planes: [Image] = []
             for (geometry, pixels) in zip(geometries, buffers) {
                 planes.append(try Image(
@@ -68,5 +87,15 @@ extension JPEGCoder {
     /// the grid you want first.
     public func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageKernelError) -> Data {
         try JPEGEncoder(pluginName: name).encode(planes: image, options: options)
+    }
+
+    /// Encodes planes that may still be being written: before each row group, `awaitingRows`
+    /// gets the luma rows the encoder needs so far (rows `0 ..< n` of Y and the matching chroma
+    /// rows, see ``YCbCrPlanePointers/chromaRows(forLumaRows:)``) and returns once they are final.
+    /// Otherwise as the `YCbCrImage` form of `encode(_:options:)`; the planes' memory must outlive the call.
+    public func encode(
+        _ planes: YCbCrPlanePointers, iccProfile: [UInt8]? = nil, options: EncodeOptions, awaitingRows: @escaping (Int) -> Void
+    ) throws(ImageKernelError) -> Data {
+        try JPEGEncoder(pluginName: name).encode(planes: planes, iccProfile: iccProfile, options: options, awaitingRows: awaitingRows)
     }
 }

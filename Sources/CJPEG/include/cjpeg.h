@@ -136,6 +136,12 @@ int cjpeg_decoder_raw_plane(cjpeg_decoder *decoder, int component, cjpeg_plane_g
 /* Decodes every row into planes[c] (rows strides[c] apart, laid out as raw_plane says) and
  * finishes as read_pixels does. */
 int cjpeg_decoder_read_raw_planes(cjpeg_decoder *decoder, uint8_t *const planes[3], const size_t strides[3]);
+/* read_raw_planes, calling progress(context, rows) after each row group with the luma rows
+ * (at the output scale) complete so far: rows 0 ..< rows of Y and the matching chroma rows
+ * (rows / factor_v, rounded up) hold their final samples. A consumer on another thread may read
+ * them once it has seen the count (with the ordering of a lock or an acquire). */
+int cjpeg_decoder_read_raw_planes_reporting(cjpeg_decoder *decoder, uint8_t *const planes[3], const size_t strides[3],
+                                            void (*progress)(void *context, size_t rows), void *context);
 
 /* Incremental decode (buffered-image mode): like start, after read_header. */
 int cjpeg_decoder_start_buffered(cjpeg_decoder *decoder, int scale_num, uint32_t *width,
@@ -170,6 +176,11 @@ typedef struct {
     size_t heights[3];
     int32_t factor_h;
     int32_t factor_v;
+    /* Optional: called before each row group is read with the luma rows the encoder needs so
+     * far (rows 0 ..< rows of Y and the matching chroma rows); it returns once they hold their
+     * final samples, so planes can be encoded while they are still being produced. */
+    void (*await_rows)(void *context, size_t rows);
+    void *await_context;
 } cjpeg_planes_input;
 /* Encodes planes as they are (libjpeg's raw data input: no colour conversion or downsampling),
  * with params' size, quality, progression and ICC profile (components and subsampling_444 are

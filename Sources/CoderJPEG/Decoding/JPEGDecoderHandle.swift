@@ -137,10 +137,19 @@ final class JPEGDecoderHandle {
 
     /// After ``startRaw(numerator:)``: decodes every row into the three planes (each laid out as
     /// ``rawPlane(_:)`` says) and finishes.
-    func readRawPlanes(_ planes: [UnsafeMutablePointer<UInt8>], strides: [Int]) throws(ImageKernelError) {
+    /// `progress`, when given, hears the luma rows complete after each row group.
+    func readRawPlanes(_ planes: [UnsafeMutablePointer<UInt8>], strides: [Int], progress: ((Int) -> Void)? = nil) throws(ImageKernelError) {
         precondition(planes.count == 3 && strides.count == 3)
         let planePointers: [UnsafeMutablePointer<UInt8>?] = planes
-        let status = cjpeg_decoder_read_raw_planes(pointer, planePointers, strides)
+        let status: Int32
+        if let progress {
+            status = withoutActuallyEscaping(progress) { progress in
+                let box = RowsCallback(progress)
+                return cjpeg_decoder_read_raw_planes_reporting(pointer, planePointers, strides, RowsCallback.thunk, Unmanaged.passUnretained(box).toOpaque())
+            }
+        } else {
+            status = cjpeg_decoder_read_raw_planes(pointer, planePointers, strides)
+        }
         guard try check(status) == .done else {
             throw failure(.internalError, "libjpeg asked for more data after the end of input")
         }

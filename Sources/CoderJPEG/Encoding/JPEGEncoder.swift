@@ -35,34 +35,60 @@ struct JPEGEncoder {
 
     /// Encodes Y′CbCr planes without colour conversion or downsampling.
     func encode(planes image: YCbCrImage, options: EncodeOptions) throws(ImageKernelError) -> Data {
+        let planes = [image.luma, image.blueDifference, image.redDifference]
+        return try planes[0].pixels.withUnsafeBufferPointer { (y) throws(ImageKernelError) -> Data in
+            try planes[1].pixels.withUnsafeBufferPointer { (cb) throws(ImageKernelError) -> Data in
+                try planes[2].pixels.withUnsafeBufferPointer { (cr) throws(ImageKernelError) -> Data in
+                    let pointers = YCbCrPlanePointers(
+                        width: image.width, height: image.height, subsampling: image.subsampling,
+                        planes: zip([y, cb, cr], planes).map { buffer, plane in
+                            YCbCrPlanePointers.Plane(base: buffer.baseAddress!, bytesPerRow: plane.bytesPerRow, width: plane.width, height: plane.height)
+                        })
+                    return try encode(planes: pointers, iccProfile: image.iccProfile, options: options, awaitingRows: nil)
+                }
+            }
+        }
+    }
+
+    /// Encodes planes given as pointers; `awaitingRows`, when given, is asked before each row
+    /// group for the luma rows the encoder needs so far and returns once they are final.
+    func encode(
+        planes: YCbCrPlanePointers, iccProfile: [UInt8]?, options: EncodeOptions, awaitingRows: ((Int) -> Void)?
+    ) throws(ImageKernelError) -> Data {
         var params = cjpeg_encode_params()
-        params.width = UInt32(image.width)
-        params.height = UInt32(image.height)
+        params.width = UInt32(planes.width)
+        params.height = UInt32(planes.height)
         params.components = 3
         params.quality = Int32(Self.libjpegQuality(options.quality))
         params.progressive = options.progressive ? 1 : 0
         var output: UnsafeMutablePointer<UInt8>?
         var count = 0
         var message = [CChar](repeating: 0, count: 256)
-        let icc = image.iccProfile ?? []
-        let planes = [image.luma, image.blueDifference, image.redDifference]
-        let status = icc.withUnsafeBufferPointer { iccBytes in
-            planes[0].pixels.withUnsafeBufferPointer { y in
-                planes[1].pixels.withUnsafeBufferPointer { cb in
-                    planes[2].pixels.withUnsafeBufferPointer { cr in
-                        params.icc = iccBytes.isEmpty ? nil : iccBytes.baseAddress
-                        params.icc_count = iccBytes.count
-                        var input = cjpeg_planes_input()
-                        input.planes = (y.baseAddress, cb.baseAddress, cr.baseAddress)
-                        input.strides = (planes[0].bytesPerRow, planes[1].bytesPerRow, planes[2].bytesPerRow)
-                        input.widths = (planes[0].width, planes[1].width, planes[2].width)
-                        input.heights = (planes[0].height, planes[1].height, planes[2].height)
-                        input.factor_h = Int32(image.subsampling.horizontal)
-                        input.factor_v = Int32(image.subsampling.vertical)
-                        return cjpeg_encode_planes(&params, &input, &output, &count, &message, message.count)
-                    }
-                }
+        let icc = iccProfile ?? []
+        var input = cjpeg_planes_input()
+        input.planes = (planes.planes[0].base, planes.planes[1].base, planes.planes[2].base)
+        input.strides = (planes.planes[0].bytesPerRow, planes.planes[1].bytesPerRow, planes.planes[2].bytesPerRow)
+        input.widths = (planes.planes[0].width, planes.planes[1].width, planes.planes[2].width)
+        input.heights = (planes.planes[0].height, planes.planes[1].height, planes.planes[2].height)
+        input.factor_h = Int32(planes.subsampling.horizontal)
+        input.factor_v = Int32(planes.subsampling.vertical)
+        let run = { (input: inout cjpeg_planes_input) -> Int32 in
+            icc.withUnsafeBufferPointer { iccBytes in
+                params.icc = iccBytes.isEmpty ? nil : iccBytes.baseAddress
+                params.icc_count = iccBytes.count
+                return cjpeg_encode_planes(&params, &input, &output, &count, &message, message.count)
             }
+        }
+        let status: Int32
+        if let awaitingRows {
+            status = withoutActuallyEscaping(awaitingRows) { awaitingRows in
+                let box = RowsCallback(awaitingRows)
+                input.await_rows = RowsCallback.thunk
+                input.await_context = Unmanaged.passUnretained(box).toOpaque()
+                return withExtendedLifetime(box) { run(&input) }
+            }
+        } else {
+            status = run(&input)
         }
         guard status == CJPEG_OK.rawValue, let output else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -12,43 +12,63 @@ extension ResizeTransformer {
     /// grid it does not align with is resampled.
     public func transform(_ image: YCbCrImage, subsampling: YCbCrImage.Subsampling) throws(ImageKernelError) -> YCbCrImage {
         for plane in [image.luma, image.blueDifference, image.redDifference] { try plane.checkedForTransform(by: key) }
-        let inFactor = image.subsampling
+        let planes = [image.luma, image.blueDifference, image.redDifference]
+        guard let plan = try planeFilters(
+            width: image.width, height: image.height, planeSizes: planes.map { ($0.width, $0.height) },
+            subsampling: image.subsampling, to: subsampling)
+        else { return image }
+        var resized: [Image] = []
+        for (plane, filter) in zip(planes, plan.filters) {
+            resized.append(try filter.apply(to: plane, codec: WorkingRowCodec(.gray8), outputFormat: .gray8))
+        }
+        return try YCbCrImage(
+            luma: resized[0], blueDifference: resized[1], redDifference: resized[2],
+            subsampling: subsampling, orientation: image.orientation, iccProfile: image.iccProfile)
+    }
+
+    /// The output's luma size and the filter of each plane (Y′, Cb, Cr, of `planeSizes`) for
+    /// planes of a `width` x `height` image sampled `inFactor`, resized to the `subsampling` grid;
+    /// nil when nothing changes.
+    func planeFilters(
+        width imageWidth: Int, height imageHeight: Int, planeSizes: [(width: Int, height: Int)], subsampling inFactor: YCbCrImage.Subsampling,
+        to subsampling: YCbCrImage.Subsampling
+    ) throws(ImageKernelError) -> (width: Int, height: Int, filters: [SeparableFilter])? {
         let outWidth: Int, outHeight: Int
         var source: (x: Double, y: Double, width: Double, height: Double)
-        switch try geometry(imageWidth: image.width, imageHeight: image.height) {
+        switch try geometry(imageWidth: imageWidth, imageHeight: imageHeight) {
         case .unchanged:
-            if subsampling == inFactor { return image }
-            (outWidth, outHeight) = (image.width, image.height)
-            source = (0, 0, Double(image.width), Double(image.height))
+            if subsampling == inFactor { return nil }
+            (outWidth, outHeight) = (imageWidth, imageHeight)
+            source = (0, 0, Double(imageWidth), Double(imageHeight))
         case let .crop(width, height):
             (outWidth, outHeight) = (width, height)
-            let x = Double(gravity.offset(kept: width, total: image.width, vertical: false))
-            let y = Double(gravity.offset(kept: height, total: image.height, vertical: true))
+            let x = Double(gravity.offset(kept: width, total: imageWidth, vertical: false))
+            let y = Double(gravity.offset(kept: height, total: imageHeight, vertical: true))
             source = (x, y, Double(width), Double(height))
         case let .resample(width, height, area):
             (outWidth, outHeight) = (width, height)
             source = area
         }
         let axes = FilterAxisCache.shared
-        func resample(_ plane: Image, outputs: PixelSize, inFactor: (Int, Int), outFactor: (Int, Int)) throws(ImageKernelError) -> Image {
+        func filter(planeWidth: Int, planeHeight: Int, outputs: PixelSize, inFactor: (Int, Int), outFactor: (Int, Int)) -> SeparableFilter {
             // Output sample k of this plane covers output luma [f k, f (k + 1)), which maps to source
             // luma x + f k s onwards (s: source luma per output luma), i.e. plane samples from x / g.
             let scaleX = source.width / Double(outWidth), scaleY = source.height / Double(outHeight)
             let gx = Double(inFactor.0), gy = Double(inFactor.1)
             let fx = Double(outFactor.0), fy = Double(outFactor.1)
             let left = source.x / gx, top = source.y / gy
-            let filter = SeparableFilter(
-                horizontal: axes.resampling(plane.width, from: left, to: left + Double(outputs.width) * fx * scaleX / gx, outputCount: outputs.width, filter: self.filter),
-                vertical: axes.resampling(plane.height, from: top, to: top + Double(outputs.height) * fy * scaleY / gy, outputCount: outputs.height, filter: self.filter),
+            return SeparableFilter(
+                horizontal: axes.resampling(planeWidth, from: left, to: left + Double(outputs.width) * fx * scaleX / gx, outputCount: outputs.width, filter: self.filter),
+                vertical: axes.resampling(planeHeight, from: top, to: top + Double(outputs.height) * fy * scaleY / gy, outputCount: outputs.height, filter: self.filter),
                 threadLimit: threadLimit)
-            return try filter.apply(to: plane, codec: WorkingRowCodec(.gray8), outputFormat: .gray8)
         }
         let chroma = subsampling.chromaSize(width: outWidth, height: outHeight)
         let inChroma = (inFactor.horizontal, inFactor.vertical), outChroma = (subsampling.horizontal, subsampling.vertical)
-        return try YCbCrImage(
-            luma: try resample(image.luma, outputs: PixelSize(width: outWidth, height: outHeight), inFactor: (1, 1), outFactor: (1, 1)),
-            blueDifference: try resample(image.blueDifference, outputs: chroma, inFactor: inChroma, outFactor: outChroma),
-            redDifference: try resample(image.redDifference, outputs: chroma, inFactor: inChroma, outFactor: outChroma),
-            subsampling: subsampling, orientation: image.orientation, iccProfile: image.iccProfile)
+        let filters = [
+            filter(planeWidth: planeSizes[0].width, planeHeight: planeSizes[0].height, outputs: PixelSize(width: outWidth, height: outHeight), inFactor: (1, 1), outFactor: (1, 1)),
+            filter(planeWidth: planeSizes[1].width, planeHeight: planeSizes[1].height, outputs: chroma, inFactor: inChroma, outFactor: outChroma),
+            filter(planeWidth: planeSizes[2].width, planeHeight: planeSizes[2].height, outputs: chroma, inFactor: inChroma, outFactor: outChroma),
+        ]
+        return (outWidth, outHeight, filters)
     }
 }

@@ -32,29 +32,11 @@ extension SeparableFilter {
     /// Filters an 8-bit `image` (see ``takesFixedPoint(_:outputFormat:)``).
     func applyFixedPoint(to image: Image, premultiplying: Bool) throws(ImageKernelError) -> Image {
         let format = image.pixelFormat, channels = format.bytesPerPixel
-        let outWidth = horizontal.outputCount, outHeight = vertical.outputCount
-        let firstColumn = horizontal.starts.min() ?? 0
-        let endColumn = zip(horizontal.starts, horizontal.counts).map { $0 + $1 }.max() ?? 0
-        let firstRow = vertical.starts.min() ?? 0
-        let endRow = zip(vertical.starts, vertical.counts).map { $0 + $1 }.max() ?? 0
-        let loadWidth = endColumn - firstColumn, planeRows = endRow - firstRow
-        try TransformLimits.check(width: max(loadWidth, 1), height: max(outHeight, 1), what: "intermediate of the filter")
-        try TransformLimits.check(width: outWidth, height: outHeight, what: "output")
-        // Cost in quarter operations: the vertical kernel spends about 1/4 per sample and tap,
-        // the horizontal one about 5/4 per pixel and tap (see ConvolveKernels.h). The order only
-        // changes the result where a pass can overshoot and its 8-bit intermediate is clamped
-        // (negative lobes: bicubic, Lanczos); then it is Pillow 13's, as seen on the reference
-        // cases: vertical first only when that leaves the clearly smaller intermediate.
-        let verticalFirst = outHeight * loadWidth * channels * vertical.taps + 5 * outHeight * outWidth * horizontal.taps
-        let horizontalFirst = 5 * planeRows * outWidth * horizontal.taps + outHeight * outWidth * channels * vertical.taps
-        let overshoots = horizontal.weights.contains { $0 < 0 } || vertical.weights.contains { $0 < 0 }
-        let pillowOrder = 5 * loadWidth * outHeight < 4 * outWidth * planeRows
-        let takesVerticalFirst = overshoots ? pillowOrder : verticalFirst <= horizontalFirst
-        // Quarter operations to operations, then to the float operations `minimumWork` is
-        // tuned for: the SIMD fixed-point kernels do about 8 per float one. A 400x300 →
-        // 300x200 fill (0.13 ms) is then one thread: split, it took as long plus a hand-off.
-        let work = min(verticalFirst, horizontalFirst) / 4 / Self.fixedPointOpsPerWorkUnit
-        let threads = Parallel.threads(rows: outHeight, work: work, limit: threadLimit)
+        let layout = try fixedPointLayout(channels: channels)
+        let outWidth = layout.outWidth, outHeight = layout.outHeight
+        let firstColumn = layout.firstColumn, loadWidth = layout.loadWidth, firstRow = layout.firstRow
+        let endRow = layout.endRow, planeRows = layout.planeRows
+        let takesVerticalFirst = layout.verticalFirst, threads = layout.threads
         if Self.takesTransposed(channels: channels, loadWidth: loadWidth, planeRows: planeRows) {
             let pixels = applyTransposed(
                 to: image, horizontal: horizontalAxis.fixedPoint(origin: firstColumn, paired: false).taps,
@@ -88,6 +70,51 @@ extension SeparableFilter {
             initialized = rowBytes * outHeight
         }
         return try image.derived(width: outWidth, height: outHeight, format: format, pixels: pixels)
+    }
+}
+
+/// Where the fixed-point passes read and in which order they run: what the whole-image path
+/// and the banded one (``BandedPlaneFilter``) both follow, so they make the same bytes.
+struct FixedPointLayout {
+    let outWidth: Int, outHeight: Int
+    /// The columns and rows any output reads: `firstColumn ..< firstColumn + loadWidth`,
+    /// `firstRow ..< endRow` (`planeRows` of them).
+    let firstColumn: Int, loadWidth: Int
+    let firstRow: Int, endRow: Int, planeRows: Int
+    let verticalFirst: Bool
+    let threads: Int
+}
+
+extension SeparableFilter {
+    /// The layout of the fixed-point passes over `channels`-byte pixels.
+    /// - Throws: ``ImageKernelError`` when an intermediate or the output is over the limits.
+    func fixedPointLayout(channels: Int) throws(ImageKernelError) -> FixedPointLayout {
+        let outWidth = horizontal.outputCount, outHeight = vertical.outputCount
+        let firstColumn = horizontal.starts.min() ?? 0
+        let endColumn = zip(horizontal.starts, horizontal.counts).map { $0 + $1 }.max() ?? 0
+        let firstRow = vertical.starts.min() ?? 0
+        let endRow = zip(vertical.starts, vertical.counts).map { $0 + $1 }.max() ?? 0
+        let loadWidth = endColumn - firstColumn, planeRows = endRow - firstRow
+        try TransformLimits.check(width: max(loadWidth, 1), height: max(outHeight, 1), what: "intermediate of the filter")
+        try TransformLimits.check(width: outWidth, height: outHeight, what: "output")
+        // Cost in quarter operations: the vertical kernel spends about 1/4 per sample and tap,
+        // the horizontal one about 5/4 per pixel and tap (see ConvolveKernels.h). The order only
+        // changes the result where a pass can overshoot and its 8-bit intermediate is clamped
+        // (negative lobes: bicubic, Lanczos); then it is Pillow 13's, as seen on the reference
+        // cases: vertical first only when that leaves the clearly smaller intermediate.
+        let verticalFirst = outHeight * loadWidth * channels * vertical.taps + 5 * outHeight * outWidth * horizontal.taps
+        let horizontalFirst = 5 * planeRows * outWidth * horizontal.taps + outHeight * outWidth * channels * vertical.taps
+        let overshoots = horizontal.weights.contains { $0 < 0 } || vertical.weights.contains { $0 < 0 }
+        let pillowOrder = 5 * loadWidth * outHeight < 4 * outWidth * planeRows
+        let takesVerticalFirst = overshoots ? pillowOrder : verticalFirst <= horizontalFirst
+        // Quarter operations to operations, then to the float operations `minimumWork` is
+        // tuned for: the SIMD fixed-point kernels do about 8 per float one. A 400x300 →
+        // 300x200 fill (0.13 ms) is then one thread: split, it took as long plus a hand-off.
+        let work = min(verticalFirst, horizontalFirst) / 4 / Self.fixedPointOpsPerWorkUnit
+        return FixedPointLayout(
+            outWidth: outWidth, outHeight: outHeight, firstColumn: firstColumn, loadWidth: loadWidth,
+            firstRow: firstRow, endRow: endRow, planeRows: planeRows, verticalFirst: takesVerticalFirst,
+            threads: Parallel.threads(rows: outHeight, work: work, limit: threadLimit))
     }
 }
 
