@@ -24,9 +24,14 @@ enum PlanarRender {
     ) throws(ImageKernelError) -> Data? {
         let coder = JPEGCoder()
         let options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: resize.shrinkOnLoad)
-        guard let planes = try coder.decodeYCbCr(data, options: options) else { return nil }
+        let encodeOptions = EncodeOptions(quality: Double(quality) / 100)
+        // Alone (no thread limit in this scope), the resize and encode run beside the decode.
+        let pipeline = TransformThreads.limit.map { $0 > 1 } ?? true
+            ? PipelinedPlanarRender(resize: resize, options: encodeOptions, limits: limits) : nil
+        guard let planes = try coder.decodeYCbCr(data, options: options, observer: pipeline) else { return nil }
+        if let done = pipeline?.result { return try done.get() }
         let resized = try resize.transform(planes, subsampling: .s420)
         try limits.checkOutput(width: resized.width, height: resized.height)
-        return try coder.encode(resized, options: EncodeOptions(quality: Double(quality) / 100))
+        return try coder.encode(resized, options: encodeOptions)
     }
 }

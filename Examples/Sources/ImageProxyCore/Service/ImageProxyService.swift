@@ -231,10 +231,13 @@ public final class ImageProxyService: Sendable {
             let coders = manager.coders
             let gate = self.gate
             let pixels = SourceDimensions.pixelCount(of: data, format: ImageFormat.sniff(data))
+            let inflight = self.inflight
             let (encoded, format) = try await gate.run(inline: pixels.map { $0 <= Self.inlineRenderPixels } ?? false) { () throws(ProxyError) -> (Data, ImageFormat) in
-                // A render that runs alone may split its rows across both cores; beside other
-                // renders (one per core already) it keeps to its thread, which costs less CPU.
-                let alone = gate.load.running <= 1
+                // A render that runs alone may split its work across both cores (rows, or the
+                // stages of ``PipelinedPlanarRender``); beside other renders, or other results
+                // being produced (their loads come back to render soon), it keeps to its thread,
+                // which costs less CPU.
+                let alone = gate.load.running <= 1 && inflight.withLock { $0.count } <= 1
                 let outcome = TransformThreads.$limit.withValue(alone ? nil : 1) {
                     Result { () throws(ProxyError) -> (Data, ImageFormat) in
                         try Self.render(data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits)

@@ -1,0 +1,59 @@
+import CoderJPEG
+import Foundation
+import ImageKernel
+@testable import ImageProxyCore
+import TestData
+import Testing
+import Transformers
+
+/// `PipelinedPlanarRender`: the resize and encode on a second thread, fed by the decode's row
+/// reports, give the one-thread planar render's bytes, and a decode that fails midway ends in
+/// its error (never a hang, never the second thread's garbage).
+@Suite("Pipelined planar render")
+struct PipelinedRenderTests {
+    static func source400x300() throws -> Data {
+        let photo = try JPEGCoder().decode(TestData.data("exif-orientation/recurser/Landscape_0.jpg"), options: DecodeOptions())
+        let small = try ResizeTransformer(.fill, width: 400, height: 300).transform(photo)
+        return try JPEGCoder().encode(small, as: .jpeg, options: EncodeOptions(quality: 0.85))
+    }
+
+    static func oneThread(_ data: Data, _ resize: ResizeTransformer, quality: Double) throws -> Data {
+        let options = DecodeOptions(shrinkOnLoad: resize.shrinkOnLoad)
+        let planes = try #require(try JPEGCoder().decodeYCbCr(data, options: options))
+        return try JPEGCoder().encode(try resize.transform(planes, subsampling: .s420), options: EncodeOptions(quality: quality))
+    }
+
+    @Test(arguments: ["400x300", "landscape", "testorig"])
+    func theTwoThreadsGiveTheOneThreadBytes(_ name: String) throws {
+        let data = switch name {
+        case "400x300": try Self.source400x300()
+        case "landscape": try TestData.data("exif-orientation/recurser/Landscape_0.jpg")
+        default: try TestData.data("jpeg/libjpeg-turbo/testorig.jpg")
+        }
+        let limits = ProxyConfiguration(allowedOrigins: ["http://127.0.0.1/"])
+        for resize in [ResizeTransformer(.fill, width: 300, height: 200), ResizeTransformer(.fit, width: 160, height: 160)] {
+            let expected = try Self.oneThread(data, resize, quality: 0.8)
+            for _ in 0..<20 {  // a few rounds, for the hand-offs' every interleaving
+                let pipeline = PipelinedPlanarRender(resize: resize, options: EncodeOptions(quality: 0.8), limits: limits)
+                _ = try JPEGCoder().decodeYCbCr(data, options: DecodeOptions(shrinkOnLoad: resize.shrinkOnLoad), observer: pipeline)
+                let result = try #require(pipeline.result, "\(name) \(resize.key): the pipeline did not start")
+                #expect(try result.get() == expected, "\(name) \(resize.key)")
+            }
+            // Through PlanarRender, alone (no thread limit) and beside others (a limit of 1).
+            let alone = try TransformThreads.$limit.withValue(nil) { try PlanarRender.render(data, resize: resize, quality: 80, limits: limits) }
+            let beside = try TransformThreads.$limit.withValue(1) { try PlanarRender.render(data, resize: resize, quality: 80, limits: limits) }
+            #expect(alone == expected && beside == expected)
+        }
+    }
+
+    @Test func aDecodeThatFailsMidwayThrowsItsError() throws {
+        let data = try Self.source400x300()
+        let limits = ProxyConfiguration(allowedOrigins: ["http://127.0.0.1/"])
+        let resize = ResizeTransformer(.fill, width: 300, height: 200)
+        for cut in [data.count / 3, data.count / 2, data.count - 40] {
+            #expect(throws: ImageKernelError.self) {
+                _ = try TransformThreads.$limit.withValue(nil) { try PlanarRender.render(data.prefix(cut), resize: resize, quality: 80, limits: limits) }
+            }
+        }
+    }
+}
