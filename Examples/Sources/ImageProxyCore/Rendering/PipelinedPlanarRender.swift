@@ -10,7 +10,11 @@ import Transformers
 /// render that runs alone: beside other renders both cores are busy already, and the hand-offs
 /// would only cost CPU. The bytes are the one-thread path's.
 final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendable {
-    private static let queue = DispatchQueue(label: "image-proxy.render-pipeline", attributes: .concurrent)
+    /// Where the second stage runs: a serial queue, whose thread comes from Dispatch's
+    /// overcommitting pool, so it starts even while the cooperative threads are all busy (one of
+    /// them waits for it in ``decodeEnded(failed:)``). Only a render alone pipelines, so one
+    /// thread serves them.
+    private static let queue = DispatchQueue(label: "image-proxy.render-pipeline")
 
     private let resize: ResizeTransformer
     private let options: EncodeOptions
