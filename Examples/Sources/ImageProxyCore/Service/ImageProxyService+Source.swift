@@ -125,9 +125,10 @@ extension ImageProxyService {
         }
     }
 
-    /// Lets the disk caches finish their maintenance (for a clean exit). Results and originals
-    /// are on disk before their answer, so none is still being written.
+    /// Lets results still being written reach the disk, and the disk caches finish their
+    /// maintenance (for a clean exit; at most 5 s for the results).
     public func waitUntilIdle() async {
+        for _ in 0..<500 where pendingStores.withLock({ $0 }) > 0 { try? await Task.sleep(for: .milliseconds(10)) }
         resultDisk?.waitUntilIdle()
         originalDisk?.waitUntilIdle()
     }
