@@ -1,7 +1,7 @@
 import CoderJPEG
 import Foundation
 import ImageKernel
-@testable import ImageProxyCore
+import ImageProxyCore
 import TestData
 import Testing
 import Transformers

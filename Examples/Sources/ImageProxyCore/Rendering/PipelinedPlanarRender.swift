@@ -9,7 +9,7 @@ import Transformers
 /// output rows as they are done, so the resize and the encode hide behind the decode. For a
 /// render that runs alone: beside other renders both cores are busy already, and the hand-offs
 /// would only cost CPU. The bytes are the one-thread path's.
-final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendable {
+public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendable {
     /// Where the second stage runs: a serial queue, whose thread comes from Dispatch's
     /// overcommitting pool, so it starts even while the cooperative threads are all busy (one of
     /// them waits for it in ``decodeEnded(failed:)``). Only a render alone pipelines, so one
@@ -26,7 +26,9 @@ final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendable {
     private var decodeFailed = false
     private var encoded: Result<Data, ImageKernelError>?
 
-    init(resize: ResizeTransformer, options: EncodeOptions, limits: ProxyConfiguration) {
+    /// A pipeline that resizes with `resize` and encodes with `options`, within `limits`' output
+    /// size; pass it to `JPEGCoder.decodeYCbCr(_:options:observer:)`.
+    public init(resize: ResizeTransformer, options: EncodeOptions, limits: ProxyConfiguration) {
         self.resize = resize
         self.options = options
         self.limits = limits
@@ -34,13 +36,14 @@ final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendable {
 
     /// The encoded result once the decode has returned: nil when the pipeline did not start
     /// (then the caller resizes and encodes the planes itself).
-    var result: Result<Data, ImageKernelError>? {
+    public var result: Result<Data, ImageKernelError>? {
         condition.lock()
         defer { condition.unlock() }
         return encoded
     }
 
-    func decodeStarted(_ planes: YCbCrPlanePointers) -> Bool {
+    /// Starts the second thread when the banded resize can stand for the whole one.
+    public func decodeStarted(_ planes: YCbCrPlanePointers) -> Bool {
         guard let banded = YCbCrBandedResize(resize, source: planes, subsampling: .s420),
               (try? limits.checkOutput(width: banded.output.width, height: banded.output.height)) != nil
         else { return false }
@@ -48,14 +51,16 @@ final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendable {
         return true
     }
 
-    func rowsDecoded(_ lumaRows: Int) {
+    /// Wakes the second thread for the new rows.
+    public func rowsDecoded(_ lumaRows: Int) {
         condition.lock()
         decodedRows = lumaRows
         condition.signal()
         condition.unlock()
     }
 
-    func decodeEnded(failed: Bool) {
+    /// Waits until the encode is over (the planes are read no more).
+    public func decodeEnded(failed: Bool) {
         condition.lock()
         decodeOver = true
         decodeFailed = failed

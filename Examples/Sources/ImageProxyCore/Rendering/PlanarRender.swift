@@ -8,10 +8,10 @@ import Transformers
 /// the samples to resample at 4:2:0, no conversion or downsampling before the encode. Measured on
 /// the cold benchmark's sources (400x300 to fill 300x200), libjpeg alone: the raw decode takes
 /// 0.66x the time of an RGB decode, the raw encode 0.69x.
-enum PlanarRender {
+public enum PlanarRender {
     /// The resize of a spec that is only a resize (an `orient` before it changes nothing for an
     /// upright image, the only kind the planes take), or nil.
-    static func resize(of spec: TransformSpec?) -> ResizeTransformer? {
+    public static func resize(of spec: TransformSpec?) -> ResizeTransformer? {
         guard let steps = spec?.steps, let last = steps.last as? ResizeTransformer else { return nil }
         return steps.dropLast().allSatisfy { $0 is OrientTransformer } ? last : nil
     }
@@ -19,7 +19,7 @@ enum PlanarRender {
     /// The encoded result, or nil when the planes cannot stand for the image (see
     /// `JPEGCoder.decodeYCbCr`): then the caller renders in RGB. The output is 4:2:0, as the
     /// RGB path's encoder writes it.
-    static func render(
+    public static func render(
         _ data: Data, resize: ResizeTransformer, quality: Int, limits: ProxyConfiguration
     ) throws(ImageKernelError) -> Data? {
         let coder = JPEGCoder()
