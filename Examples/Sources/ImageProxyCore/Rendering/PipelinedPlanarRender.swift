@@ -74,23 +74,25 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
     /// is there (its bytes are thrown away: the decode's error is the answer).
     private func encode(_ banded: YCbCrBandedResize) {
         var advanced = 0
-        var starved = false
+        // Set once the encoder can wait for no more rows: true when the decode failed, false when
+        // it ended without the rows the encoder asked for.
+        var decodeFailedWhenStopped: Bool?
         let outcome = Result { () throws(ImageKernelError) -> Data in
             let data = try JPEGCoder().encode(banded.output, options: options) { rows in
-                while banded.outputLumaRowsDone < rows, !starved {
+                while banded.outputLumaRowsDone < rows, decodeFailedWhenStopped == nil {
                     self.condition.lock()
                     while self.decodedRows == advanced, !self.decodeOver { self.condition.wait() }
                     let available = self.decodedRows, failed = self.decodeFailed
                     self.condition.unlock()
                     if failed || available == advanced {
-                        starved = true  // failed, or over without the rows: never wait again
+                        decodeFailedWhenStopped = failed
                         return
                     }
                     banded.advance(sourceLumaRows: available)
                     advanced = available
                 }
             }
-            if starved, !decodeFailedNow() {
+            if decodeFailedWhenStopped == false {
                 throw ImageKernelError(stage: .transform, code: .internalError, message: "the banded resize ran out of source rows")
             }
             return data
@@ -99,11 +101,5 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
         encoded = outcome
         condition.broadcast()
         condition.unlock()
-    }
-
-    private func decodeFailedNow() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return decodeFailed
     }
 }

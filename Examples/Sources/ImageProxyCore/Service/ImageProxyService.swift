@@ -233,13 +233,12 @@ public final class ImageProxyService: Sendable {
             let coders = manager.coders
             let gate = self.gate
             let pixels = SourceDimensions.pixelCount(of: data, format: ImageFormat.sniff(data))
-            let inflight = self.inflight
             let (encoded, format) = try await gate.run(inline: pixels.map { $0 <= Self.inlineRenderPixels } ?? false) { () throws(ProxyError) -> (Data, ImageFormat) in
                 // A render that runs alone may split its work across both cores (rows, or the
                 // stages of ``PipelinedPlanarRender``); beside other renders, or other results
                 // being produced (their loads come back to render soon), it keeps to its thread,
                 // which costs less CPU.
-                let alone = gate.load.running <= 1 && inflight.withLock { $0.count } <= 1
+                let alone = gate.load.running <= 1 && self.producesAlone
                 let outcome = TransformThreads.$limit.withValue(alone ? nil : 1) {
                     Result { () throws(ProxyError) -> (Data, ImageFormat) in
                         try Self.render(data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits)
@@ -249,7 +248,7 @@ public final class ImageProxyService: Sendable {
             }
             let rendered = Rendered(data: encoded, format: format, etag: Self.etag(sourceDigest: await sourceDigest, key: key, format: format))
             results.set(rendered, forKey: key)
-            if inflight.withLock({ $0.count }) <= 1 {
+            if producesAlone {
                 // Alone, the result reaches the disk after the answer, on a core with nothing
                 // else to do; memory has it meanwhile.
                 pendingStores.withLock { $0 += 1 }
@@ -268,6 +267,10 @@ public final class ImageProxyService: Sendable {
             return .failure(error)
         }
     }
+
+    /// Whether one result at most is being produced (the caller's own): nothing else wants the
+    /// other core, so a render may use it and a store may wait until after the answer.
+    var producesAlone: Bool { inflight.withLock { $0.count } <= 1 }
 
     /// The largest still JPEG or PNG (pixels in its header) rendered on the request's own thread:
     /// a few milliseconds at most.
