@@ -25,7 +25,7 @@ int ik_simd_level(void) {
 #if defined(__x86_64__)
     int enabled = simd_limit();
     if (!enabled || !__builtin_cpu_supports("avx2")) return 0;
-    if (enabled > 1 && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni")) return 2;
+    if (enabled > 1 && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni")) return 2;
     return 1;
 #else
     return 0;

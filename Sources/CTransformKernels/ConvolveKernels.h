@@ -77,6 +77,7 @@ IK_TARGET void IK_NAME(ik_convolve_rows_u8)(const uint8_t *const *in, uint8_t *c
     }
 }
 
+#ifndef IK_WIDE_COLUMNS  // the including file has its own column kernels
 IK_TARGET void IK_NAME(ik_convolve_columns_u8)(
     const uint8_t *const *rows, int32_t count, const int16_t *coefficients, int32_t precision, uint8_t *out, size_t bytes) {
     const int32_t rounding = 1 << (precision - 1);
@@ -165,6 +166,8 @@ IK_TARGET void IK_NAME(ik_convolve_columns2_u8)(
         out1[x] = ik_clamp_u8(t, precision);
     }
 }
+
+#endif
 
 IK_TARGET void IK_NAME(ik_convolve_rows_paired_u8)(
     const uint8_t *const *in, uint8_t *const *out, int rows, int channels, const ik_pair_taps *t) {

@@ -21,6 +21,7 @@ void ik_convolve_columns_u8_vnni(
 void ik_convolve_columns2_u8_vnni(
     const uint8_t *const *rows, int32_t count, const int16_t *k0, const int16_t *k1, int32_t precision, uint8_t *out0, uint8_t *out1,
     size_t bytes);
+void ik_transpose_u8_avx512(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, int width, int height);
 void ik_premultiply_rgba8_avx2(const uint8_t *in, uint8_t *out, size_t pixels);
 void ik_convolve_columns_u8_avx2(
     const uint8_t *const *rows, int32_t count, const int16_t *coefficients, int32_t precision, uint8_t *out, size_t bytes);

@@ -38,6 +38,10 @@ static void transpose16(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
 void ik_transpose_u8(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, int width, int height) {
     int full_w = 0, full_h = 0;
 #if defined(__x86_64__)
+    if (ik_simd_level() >= 2) {
+        ik_transpose_u8_avx512(src, src_stride, dst, dst_stride, width, height);
+        return;
+    }
     full_w = width & ~15;
     full_h = height & ~15;
     for (int y = 0; y < full_h; y += 16)

@@ -51,3 +51,15 @@ func sample(_ image: Image, _ x: Int, _ y: Int, _ c: Int) -> Int {
 
 /// The directory of this test target's committed fixtures.
 let referenceDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Reference")
+
+/// The kernel level (`ik_set_simd_enabled`) is process-wide: tests that change it, and tests
+/// whose expectations depend on which path the level picks, run one at a time under this lock.
+enum SIMDLevelLock {
+    private static let lock = NSLock()
+
+    static func held<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

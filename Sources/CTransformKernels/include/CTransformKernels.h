@@ -65,8 +65,9 @@ void ik_unpremultiply_u8(uint8_t *row, size_t pixels, int channels);
 /// Bytes past a row's last used pixel that the horizontal pass may read.
 #define IK_ROW_PADDING 64
 
-/// The kernels that run: 2 AVX-512 VNNI (on 256-bit registers), 1 AVX2, 0 portable C; the
-/// highest the CPU has, up to the limit set below.
+/// The kernels that run: 2 AVX-512 VNNI with AVX-512BW (512-bit registers for the column kernels,
+/// 256-bit for the others), 1 AVX2, 0 portable C; the highest the CPU has, up to the limit set
+/// below.
 int ik_simd_level(void);
 
 /// `dst` row `x` (`dst_stride` apart) receives column `x` of the `width` x `height` bytes at `src`
