@@ -33,6 +33,32 @@ struct ProxyRequestTests {
         #expect(request.steps == ["resize:fit:64:64"])
     }
 
+    /// The byte-level base64url and percent codecs agree with Foundation's at every length, and
+    /// refuse what it refuses.
+    @Test func base64URLAndPercentCodecsAgreeWithFoundation() throws {
+        var bytes: [UInt8] = []
+        for length in 0...70 {
+            let data = Data(bytes)
+            let foundation = data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(ProxyRequest.base64URLEncoded(data) == foundation, "\(length) bytes")
+            #expect(ProxyRequest.base64URLDecoded(Substring(foundation)) == data, "\(length) bytes")
+            #expect(ProxyRequest.base64URLDecoded(Substring(foundation + String(repeating: "=", count: (4 - foundation.count % 4) % 4))) == data)
+            bytes.append(UInt8(truncatingIfNeeded: length &* 97 &+ 251))
+        }
+        for bad in ["A", "AAAAA", "AB=C", "AB+C", "AB/C", "AB C", "é"] {
+            #expect(ProxyRequest.base64URLDecoded(Substring(bad)) == nil, "\(bad)")
+        }
+        let source = "https://cdn.example.com/dir/a b/é.jpg?x=1&y=2"
+        let encoded = try #require(source.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let request = try ProxyRequest.parse(path: "/unsafe/plain/\(encoded)")
+        #expect(request.source.absoluteString == URL(string: try #require(encoded.removingPercentEncoding))?.absoluteString)
+        for bad in ["http%3A%2F%2Fh%2F%zz", "http%3A%2F%2Fh%2F%4", "http%3A%2F%2Fh%2F%FF.jpg"] {
+            #expect(bad.removingPercentEncoding == nil)
+            #expect(throws: ProxyError.self, "\(bad)") { try ProxyRequest.parse(path: "/unsafe/plain/\(bad)") }
+        }
+    }
+
     @Test(arguments: [
         ("", 400), ("nosignature", 400), ("/unsafe", 400), ("/unsafe/plain/ftp%3A%2F%2Fhost%2Fx", 400),
         ("/unsafe/plain/not a url", 400), ("/unsafe/q:0/plain/http%3A%2F%2Fh%2Fx", 400), ("/unsafe/q:abc/plain/http%3A%2F%2Fh%2Fx", 400),

@@ -59,7 +59,7 @@ public struct ProxyRequest: Sendable, Equatable {
                 format = try outputFormat(named: String(encoded[encoded.index(after: at)...]))
                 encoded = String(encoded[..<at])
             }
-            guard let decoded = encoded.removingPercentEncoding else { throw .invalidPath("the source URL has a bad percent-encoding") }
+            guard let decoded = percentDecoded(encoded) else { throw .invalidPath("the source URL has a bad percent-encoding") }
             source = try sourceURL(decoded)
         } else {
             guard let last = segments.last, segments.count >= 1, !last.isEmpty else {
@@ -114,17 +114,85 @@ public struct ProxyRequest: Sendable, Equatable {
     }
 
     /// Base64url (RFC 4648 §5) without padding, as imgproxy writes it; padding is accepted too.
+    /// Nil for any other character, a length no text encodes, or padding inside the text; the
+    /// unused bits of the last character are ignored (as Go's decoder, imgproxy's, does).
     public static func base64URLDecoded(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 = base64.trimmingCharacters(in: CharacterSet(charactersIn: "="))
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+        var bytes = Array(text.utf8)
+        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
+        guard bytes.count % 4 != 1 else { return nil }
+        var out = Data(capacity: bytes.count * 3 / 4)
+        var bits: UInt32 = 0, count = 0
+        for byte in bytes {
+            guard let value = base64URLValue(byte) else { return nil }
+            bits = bits << 6 | UInt32(value)
+            count += 6
+            if count >= 8 {
+                count -= 8
+                out.append(UInt8(truncatingIfNeeded: bits >> UInt32(count)))
+            }
+        }
+        return out
     }
 
     /// Base64url without padding.
     public static func base64URLEncoded(_ data: some DataProtocol) -> String {
-        Data(data).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let bytes = Array(data)
+        return String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { out in
+            var n = 0, bits: UInt32 = 0, count = 0
+            for byte in bytes {
+                bits = bits << 8 | UInt32(byte)
+                count += 8
+                while count >= 6 {
+                    count -= 6
+                    out[n] = base64URLAlphabet[Int(bits >> UInt32(count) & 63)]
+                    n += 1
+                }
+            }
+            if count > 0 {
+                out[n] = base64URLAlphabet[Int(bits << UInt32(6 - count) & 63)]
+                n += 1
+            }
+            return n
+        }
+    }
+
+    private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    private static func base64URLValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
+    }
+
+    /// `text` with every `%XX` replaced by its byte; nil for a `%` without two hex digits after
+    /// it or bytes that are not UTF-8 (as Foundation's `removingPercentEncoding`).
+    static func percentDecoded(_ text: String) -> String? {
+        var utf8 = text.utf8[...]
+        guard utf8.contains(UInt8(ascii: "%")) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        while let byte = utf8.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = utf8.popFirst().flatMap(hexValue), let low = utf8.popFirst().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
