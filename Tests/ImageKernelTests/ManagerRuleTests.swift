@@ -71,7 +71,9 @@ struct ManagerRuleTests {
         let loader = MemoryLoader()
         loader.serve("r", data: RawCoder.data(width: 3, height: 3), etag: "\"v1\"")
         let manager = makeManager(loader: loader)
-        _ = try await manager.image(for: memURL("r"))
+        let loaded = try await manager.image(for: memURL("r"))
+        #expect(loaded.validators?.etag == "\"v1\"", "the result carries the response's validators")
+        #expect(try await manager.image(for: memURL("r")).validators?.etag == "\"v1\"", "and a cached result the ones kept with it")
 
         // Unchanged at the source: the cached image again, revalidated, no second image.
         let events = EventLog<ImageLoadEvent>()
@@ -85,6 +87,7 @@ struct ManagerRuleTests {
         let fresh = try await manager.image(for: memURL("r"), options: .refreshCached)
         #expect(!fresh.wasRevalidated)
         #expect(fresh.image?.width == 5)
+        #expect(fresh.validators?.etag == "\"v2\"")
         #expect(loader.requestCount == 3)
         #expect(try await manager.image(for: memURL("r")).image?.width == 5, "the refreshed image replaced the cached one")
     }

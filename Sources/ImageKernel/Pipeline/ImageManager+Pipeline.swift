@@ -64,7 +64,7 @@ extension ImageManager {
         guard let hit, let image = hit.entry.image else { return nil }
         if caller.isFinished || Task.isCancelled { throw .cancelled() }
         configuration.metrics?.cacheHits.increment()
-        return ImageResult(image: image, data: hit.entry.data, cacheType: .memory, url: plan.url, cacheKey: key)
+        return ImageResult(image: image, data: hit.entry.data, cacheType: .memory, url: plan.url, cacheKey: key, validators: hit.entry.validators)
     }
 
     private func makePlan(url: URL, options: ImageOptions, context: ImageContext) -> LoadPlan {

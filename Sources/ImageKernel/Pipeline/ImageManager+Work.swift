@@ -69,7 +69,8 @@ extension ImageManager {
             }
         }
         let result = ImageResult(
-            image: image, data: hit.entry.data, cacheType: hit.source, url: plan.url, cacheKey: key, isFromSharedCache: hit.isShared)
+            image: image, data: hit.entry.data, cacheType: hit.source, url: plan.url, cacheKey: key, isFromSharedCache: hit.isShared,
+            validators: hit.entry.validators)
         return (result, hit.entry.validators)
     }
 
@@ -112,7 +113,8 @@ extension ImageManager {
         try checkCancellation()
         let stored = await storeVariant(final, originalData: hit.entry.data, validators: hit.entry.validators, plan: plan)
         return ImageResult(
-            image: final, data: stored, cacheType: hit.source, url: plan.url, cacheKey: plan.key, isFromSharedCache: hit.isShared)
+            image: final, data: stored, cacheType: hit.source, url: plan.url, cacheKey: plan.key, isFromSharedCache: hit.isShared,
+            validators: hit.entry.validators)
     }
 
     private func loadAndDecode(plan: LoadPlan, cached: CachedHit?, job: ResultJob) async throws(ImageKernelError) -> ImageResult {
@@ -130,7 +132,7 @@ extension ImageManager {
             if let key = plan.key, !plan.isVariant, plan.storeType.includesDisk {
                 await storeEntry(CacheEntry(data: loaded.data, validators: loaded.validators), key: key, in: plan.cache, type: .disk)
             }
-            return ImageResult(image: nil, data: loaded.data, cacheType: .none, url: url, cacheKey: plan.key)
+            return ImageResult(image: nil, data: loaded.data, cacheType: .none, url: url, cacheKey: plan.key, validators: loaded.validators)
         }
         var image = try decode(loaded.data, plan: plan, thumbnail: plan.thumbnail)
         var hookChanged = false
@@ -147,7 +149,7 @@ extension ImageManager {
         } else {
             data = await storeOriginalResult(final, loaded: loaded, plan: plan)
         }
-        return ImageResult(image: final, data: data, cacheType: .none, url: url, cacheKey: plan.key)
+        return ImageResult(image: final, data: data, cacheType: .none, url: url, cacheKey: plan.key, validators: loaded.validators)
     }
 
     func decode(_ data: Data, plan: LoadPlan, thumbnail: PixelSize?) throws(ImageKernelError) -> Image {

@@ -16,10 +16,13 @@ public struct ImageResult: Sendable {
     public var wasRevalidated: Bool
     /// True when a shared tier (``CacheQueryResult/isShared``) answered; ``cacheType`` is then `.disk`.
     public var isFromSharedCache: Bool
+    /// The validators the source's response carried (its `ETag` and `Last-Modified`), kept with
+    /// the original in the caches; nil when the loader or the cache entry has none.
+    public var validators: CacheValidators?
 
     public init(
         image: Image?, data: Data?, cacheType: ImageCacheType, url: URL, cacheKey: String?, wasRevalidated: Bool = false,
-        isFromSharedCache: Bool = false
+        isFromSharedCache: Bool = false, validators: CacheValidators? = nil
     ) {
         self.image = image
         self.data = data
@@ -28,6 +31,7 @@ public struct ImageResult: Sendable {
         self.cacheKey = cacheKey
         self.wasRevalidated = wasRevalidated
         self.isFromSharedCache = isFromSharedCache
+        self.validators = validators
     }
 }
 
