@@ -78,6 +78,37 @@ struct ProxyCachingTests {
         #expect(try !GIFCoder().decode(capped.body, options: DecodeOptions()).isAnimated)
     }
 
+    /// The ETag comes from the origin's strong `ETag` where it sends one (nginx's: the file's
+    /// time and size), so new validators for the same bytes give a new ETag; without one it comes
+    /// from the bytes, so the same bytes give the same ETag whatever the file's time.
+    @Test func theETagFollowsTheOriginsValidatorElseTheBytes() async throws {
+        let origin = try Origin.start()
+        func etags(_ name: String) async throws -> (origin: String, proxy: String) {
+            let direct = try await HTTP.get(origin.url(name))
+            // A fresh proxy each time: no cache remembers the first answer.
+            let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+            let response = try await HTTP.get(proxy.url(Paths.plain(origin.url(name), spec: "resize:fill:50:50")))
+            #expect(response.status == 200)
+            return (direct.header("etag") ?? "", try #require(response.header("etag")))
+        }
+        func touch(_ name: String) throws {
+            let file = origin.directory.appendingPathComponent("www/\(name)").path
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: file)
+        }
+        let tagged = try await etags("photo.jpg")
+        #expect(tagged.origin.hasPrefix("\""), "nginx sends a strong ETag")
+        try touch("photo.jpg")
+        let retagged = try await etags("photo.jpg")
+        #expect(retagged.origin != tagged.origin)
+        #expect(retagged.proxy != tagged.proxy, "a new origin validator, a new ETag (the bytes are the same)")
+
+        let untagged = try await etags("untagged.jpg")
+        #expect(untagged.origin.isEmpty, "etag off")
+        try touch("untagged.jpg")
+        #expect(try await etags("untagged.jpg").proxy == untagged.proxy, "no validator: the ETag of the same bytes")
+        #expect(untagged.proxy != tagged.proxy)
+    }
+
     @Test func etagAnswers304AndChangesWithTheSpec() async throws {
         let origin = try Origin.start()
         let proxy = try ProxyProcess(["--allow-origin", origin.prefix])

@@ -3,6 +3,26 @@ import Foundation
 import ImageKernel
 import LoaderHTTP
 
+/// A source's bytes as ``ImageProxyService/loadSource(_:)`` found them.
+struct SourceBytes: Sendable {
+    let data: Data
+    /// Where they came from: `origin`, `source-memory`, `source-disk` or `source-shared`.
+    let from: String
+    /// The key to keep them under, when they came from the origin (``ImageProxyService/keepOriginal(_:)``).
+    let originalKey: String?
+    /// The URL that answered (the source's, or the last redirect's).
+    let url: URL
+    /// The validators of that answer, from the origin or kept with the bytes in the caches.
+    let validators: CacheValidators?
+
+    /// The origin's `ETag` when it is strong (RFC 9110 §8.8.3: the same tag means the same
+    /// bytes), with the URL it is for; nil for a weak tag or none.
+    var strongValidator: String? {
+        guard let tag = validators?.etag, tag.hasPrefix("\""), tag.count > 2 else { return nil }
+        return "\(url.absoluteString)\n\(tag)"
+    }
+}
+
 extension ImageProxyService {
     /// The source's bytes through the manager (download shared by every render of the source,
     /// originals cached), following redirects itself so each hop meets the origin policy, all
@@ -13,12 +33,10 @@ extension ImageProxyService {
     /// A source the origin just sent is kept in memory here and handed back with its key: the
     /// caller keeps it on disk (and in the shared tier) while it renders (``keepOriginal(_:)``),
     /// rather than the manager before it returns.
-    /// - Returns: the bytes, where they came from (`origin`, `source-memory`, `source-disk`,
-    ///   `source-shared`), and the key to keep them under when they came from the origin.
-    func loadSource(_ source: URL) async throws(ProxyError) -> (Data, String, String?) {
+    func loadSource(_ source: URL) async throws(ProxyError) -> SourceBytes {
         // A task of its own, so the deadline cancels the load and not the request (whose task
         // must still write the 504), started on this thread: no hand-off before the loader's.
-        let load = Task.immediate { () async -> Result<(Data, String, String?), ProxyError> in
+        let load = Task.immediate { () async -> Result<SourceBytes, ProxyError> in
             do throws(ProxyError) { return .success(try await self.fetchSource(source)) } catch { return .failure(error) }
         }
         let limit = configuration.sourceTimeout
@@ -30,7 +48,7 @@ extension ImageProxyService {
         return try outcome.get()
     }
 
-    private func fetchSource(_ source: URL) async throws(ProxyError) -> (Data, String, String?) {
+    private func fetchSource(_ source: URL) async throws(ProxyError) -> SourceBytes {
         let manager = self.manager
         let policy = self.policy
         let hops = configuration.maxRedirects
@@ -63,21 +81,22 @@ extension ImageProxyService {
                 if result.cacheType != .memory, let key = result.cacheKey {
                     // Byte-only loads are kept on disk by the manager; the bytes stay in its memory
                     // tier too, so other renders of a popular source need neither disk nor origin.
-                    try? await manager.cache.store(CacheEntry(data: data), forKey: key, type: .memory)
+                    try? await manager.cache.store(CacheEntry(data: data, validators: result.validators), forKey: key, type: .memory)
                 }
                 let from = result.isFromSharedCache ? "source-shared" : result.cacheType == .none ? "origin" : "source-\(result.cacheType.rawValue)"
-                return (data, from, result.cacheType == .none ? result.cacheKey : nil)
+                return SourceBytes(
+                    data: data, from: from, originalKey: result.cacheType == .none ? result.cacheKey : nil, url: url, validators: result.validators)
             }
             throw ProxyError(status: 502, code: "redirect", message: "the source redirected more than \(hops) times")
         }
     }
 
-    /// Keeps a source the origin sent on disk and in the shared tier (a failing tier is logged,
-    /// never an error for the request).
-    func keepOriginal(_ original: (data: Data, key: String)?) async {
-        guard let original else { return }
+    /// Keeps a source the origin sent (``SourceBytes/originalKey``) on disk and in the shared
+    /// tier, with its validators (a failing tier is logged, never an error for the request).
+    func keepOriginal(_ source: SourceBytes) async {
+        guard let key = source.originalKey else { return }
         do {
-            try await manager.cache.store(CacheEntry(data: original.data), forKey: original.key, type: .disk)
+            try await manager.cache.store(CacheEntry(data: source.data, validators: source.validators), forKey: key, type: .disk)
         } catch {
             logger.warning("source not kept on disk", metadata: ["error": "\(error)"])
         }

@@ -28,6 +28,7 @@ enum Origin {
     static func start() throws -> NginxServer {
         var files: [String: Data] = [
             "photo.jpg": try example("photo.jpg"),
+            "untagged.jpg": try example("photo.jpg"),
             "alpha.png": try example("gradient-alpha.png"),
             "photo.heic": try example("photo.heic"),
             "large.jpg": try TestData.data("exif-orientation/recurser/Landscape_0.jpg"),
@@ -51,6 +52,7 @@ enum Origin {
             location = /redirect-loop { return 302 /redirect-loop; }
             location = /error { return 500; }
             location = /slow.jpg { limit_rate 64; }
+            location = /untagged.jpg { etag off; }
             """,
             addresses: ["127.0.0.1", "127.0.0.2"])
         for (index, path) in galleryFiles.enumerated() {
