@@ -19,11 +19,13 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
     private let resize: ResizeTransformer
     private let options: EncodeOptions
     private let limits: ProxyConfiguration
-    /// Guards everything below; signalled on each report and when the encode is over.
-    private let condition = NSCondition()
-    private var decodedRows = 0
-    private var decodeOver = false
-    private var decodeFailed = false
+    /// The decode's progress, for the second thread: the luma rows decoded, times 4, plus 2 once
+    /// the decode is over and 1 when it failed.
+    private let progress = SpinningSignal()
+    /// 1 once ``encoded`` is set, for the decode's thread.
+    private let finished = SpinningSignal()
+    /// Guards ``encoded``.
+    private let lock = NSLock()
     private var encoded: Result<Data, ImageKernelError>?
 
     /// A pipeline that resizes with `resize` and encodes with `options`, within `limits`' output
@@ -37,8 +39,8 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
     /// The encoded result once the decode has returned: nil when the pipeline did not start
     /// (then the caller resizes and encodes the planes itself).
     public var result: Result<Data, ImageKernelError>? {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return encoded
     }
 
@@ -51,22 +53,19 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
         return true
     }
 
-    /// Wakes the second thread for the new rows.
+    /// Hands the new rows to the second thread.
     public func rowsDecoded(_ lumaRows: Int) {
-        condition.lock()
         decodedRows = lumaRows
-        condition.signal()
-        condition.unlock()
+        progress.publish(lumaRows << 2)
     }
+
+    /// The rows reported so far (the decode's thread only).
+    private var decodedRows = 0
 
     /// Waits until the encode is over (the planes are read no more).
     public func decodeEnded(failed: Bool) {
-        condition.lock()
-        decodeOver = true
-        decodeFailed = failed
-        condition.broadcast()
-        while encoded == nil { condition.wait() }
-        condition.unlock()
+        progress.publish(decodedRows << 2 | 2 | (failed ? 1 : 0))
+        _ = finished.wait { $0 == 1 }
     }
 
     /// On the second thread: encodes the output rows as the banded resize makes them. Once the
@@ -80,10 +79,8 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
         let outcome = Result { () throws(ImageKernelError) -> Data in
             let data = try JPEGCoder().encode(banded.output, options: options) { rows in
                 while banded.outputLumaRowsDone < rows, decodeFailedWhenStopped == nil {
-                    self.condition.lock()
-                    while self.decodedRows == advanced, !self.decodeOver { self.condition.wait() }
-                    let available = self.decodedRows, failed = self.decodeFailed
-                    self.condition.unlock()
+                    let state = self.progress.wait { $0 >> 2 != advanced || $0 & 2 != 0 }
+                    let available = state >> 2, failed = state & 1 != 0
                     if failed || available == advanced {
                         decodeFailedWhenStopped = failed
                         return
@@ -97,9 +94,9 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
             }
             return data
         }
-        condition.lock()
+        lock.lock()
         encoded = outcome
-        condition.broadcast()
-        condition.unlock()
+        lock.unlock()
+        finished.publish(1)
     }
 }
