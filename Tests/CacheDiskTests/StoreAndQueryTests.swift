@@ -3,6 +3,7 @@ import Foundation
 import TestData
 import Glibc
 import ImageKernel
+import Synchronization
 import Testing
 
 @Suite struct StoreAndQueryTests {
@@ -175,4 +176,52 @@ import Testing
         #expect(cache.count() == 1)
         #expect(Disk.temporaryNames(directory.url).isEmpty)
     }
+
+    /// New entries are written under their own names: a reader racing the writes finds each one
+    /// whole or not at all, never the part written so far.
+    @Test func newEntriesAreReadWholeOrMissedWhileTheyAreWritten() async throws {
+        let cache = cache()
+        let payloads = (0..<40).map { bytes(300_000 + 4096 * $0, seed: UInt8($0)) }
+        final class Flag: Sendable { let value = Atomic(false) }
+        let written = Flag()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for (index, payload) in payloads.enumerated() {
+                    try? cache.storeData(payload, validators: .init(etag: "\(index)"), forKey: "new-\(index)")
+                }
+                written.value.store(true, ordering: .releasing)
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    var hits = 0
+                    while !written.value.load(ordering: .acquiring) || hits == 0 {
+                        for index in payloads.indices {
+                            guard let entry = cache.entry(forKey: "new-\(index)") else { continue }
+                            #expect(entry.data == payloads[index] && entry.validators?.etag == "\(index)", "new-\(index): \(entry.data?.count ?? 0) bytes")
+                            hits += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(cache.count() == payloads.count)
+        #expect(cache.totalSize() == Disk.totalSize(directory.url))
+        #expect(Disk.temporaryNames(directory.url).isEmpty)
+    }
+
+    /// A half-written file a killed writer left under an entry's name is a miss, and the next
+    /// store of the key replaces it whole (through a temporary file and a rename).
+    @Test func aHalfWrittenEntryIsReplacedByTheNextStore() throws {
+        let cache = cache()
+        try cache.storeData(bytes(50_000), forKey: "k")
+        let path = cache.path(forKey: "k")
+        #expect(truncate(path, 20_000) == 0)
+        #expect(cache.data(forKey: "k") == nil)
+        try cache.storeData(bytes(30_000, seed: 9), validators: .init(etag: "v2"), forKey: "k")
+        #expect(cache.entry(forKey: "k")?.data == bytes(30_000, seed: 9))
+        #expect(cache.entry(forKey: "k")?.validators?.etag == "v2")
+        #expect(cache.count() == 1)
+        #expect(Disk.temporaryNames(directory.url).isEmpty)
+    }
+
 }

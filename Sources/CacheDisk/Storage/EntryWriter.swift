@@ -18,7 +18,8 @@ struct SystemCallFailure: Error {
     var kernelError: ImageKernelError { POSIX.error(code, action, path: path) }
 }
 
-/// Writes an entry to a fresh temporary file beside its final name; the caller renames it.
+/// Writes an entry: a new one under its own name, a replacement to a fresh temporary file beside
+/// its final name, which the caller renames over it.
 enum EntryWriter {
     /// Prefix of temporary files; names starting with "." are never entries.
     static let temporaryPrefix = ".tmp-"
@@ -33,6 +34,19 @@ enum EntryWriter {
         directory: String, header: [UInt8], payload: Data, synchronize: Bool, faults: FaultInjection?
     ) -> Result<(path: String, size: Int), SystemCallFailure> {
         let path = directory + "/" + temporaryName()
+        return writeNew(path: path, header: header, payload: payload, synchronize: synchronize, faults: faults).map { (path, $0) }
+    }
+
+    /// Creates `path`, which must not exist (`O_EXCL`: fails with `EEXIST` otherwise, touching
+    /// nothing), writes header and payload, optionally fsyncs, closes. On failure the file is
+    /// gone. Returns the file size.
+    ///
+    /// A new entry is written this way under its own name: until the write is over a reader
+    /// finds fewer payload bytes than the header declares, which is a miss
+    /// (``EntryFormat/parse(_:)``), and so is what a killed writer leaves.
+    static func writeNew(
+        path: String, header: [UInt8], payload: Data, synchronize: Bool, faults: FaultInjection?
+    ) -> Result<Int, SystemCallFailure> {
         if let code = faults?.createErrno {
             return .failure(SystemCallFailure(code: code, action: "cannot create", path: path))
         }
@@ -40,7 +54,7 @@ enum EntryWriter {
         guard fd >= 0 else {
             return .failure(SystemCallFailure(code: errno, action: "cannot create", path: path))
         }
-        func fail(_ code: Int32, _ action: String) -> Result<(path: String, size: Int), SystemCallFailure> {
+        func fail(_ code: Int32, _ action: String) -> Result<Int, SystemCallFailure> {
             close(fd)
             unlink(path)
             return .failure(SystemCallFailure(code: code, action: action, path: path))
@@ -56,7 +70,7 @@ enum EntryWriter {
             unlink(path)
             return .failure(SystemCallFailure(code: code, action: "cannot close", path: path))
         }
-        return .success((path, header.count + payload.count))
+        return .success(header.count + payload.count)
     }
 
     /// Writes both buffers with `writev`, resuming after partial writes. Returns 0 or an errno.
