@@ -109,4 +109,21 @@ import Testing
         try cache.removeData(forKey: key)
         #expect(Disk.entryNames(directory.url).isEmpty)
     }
+
+    @Test func aCacheThatReadsNoLegacyNamesIgnoresTheNameWithoutExtension() throws {
+        var configuration = DiskCache.Configuration(directory: directory.url)
+        configuration.readsNamesWithoutExtension = false
+        let cache = DiskCache(configuration: configuration)
+        let key = "https://example.com/legacy.png"
+        let bare = EntryNaming(naming: .sha256).hexDigest(of: key)
+        try Data("legacy bytes".utf8).write(to: directory.url.appendingPathComponent(bare))
+        #expect(cache.data(forKey: key) == nil)
+        #expect(!cache.containsData(forKey: key))
+        try cache.storeData(Data("new bytes".utf8), forKey: key)
+        #expect(cache.data(forKey: key) == Data("new bytes".utf8))
+        // Removing a key still removes both names.
+        try cache.removeData(forKey: key)
+        #expect(Disk.entryNames(directory.url).isEmpty)
+    }
+
 }

@@ -37,8 +37,9 @@ extension DiskCache {
         public var expireBy: ExpirationDate
         /// How keys become file names.
         public var fileNaming: FileNaming
-        /// Whether each store calls `fsync` before its rename, so an entry survives a power loss
-        /// (a process crash never needs it). Default false: stores stay fast.
+        /// Whether each store calls `fsync` before it counts as done (and before the rename of a
+        /// replacement), so an entry survives a power loss (a process crash never needs it).
+        /// Default false: stores stay fast.
         public var synchronizesWrites: Bool
         /// Encodes entries that hold an image but no bytes (see ``ImageEncoder``), e.g.
         /// `.registry(coders)`: PNG with alpha, else JPEG. Nil (the default): such a store throws
@@ -50,6 +51,12 @@ extension DiskCache {
         /// keep an index (a program that writes millions of entries and reads few, like
         /// `imagekernel prefetch`). Default: 100,000 (about 20 MB).
         public var maxIndexedEntries: Int
+        /// Whether a read of a key with an extension that misses looks for the name without it
+        /// too: SDWebImage named files that way before it kept extensions, so a directory it (or
+        /// an early version of this cache) wrote has such files. Default true. A cache only this
+        /// version writes can turn it off: a miss then costs one `open` instead of two.
+        /// Directories of ``additionalReadOnlyPaths`` are always searched under both names.
+        public var readsNamesWithoutExtension = true
         /// Without an index, how many of the oldest entries one trim pass keeps as candidates
         /// (tests lower it to exercise passes that need more than one scan).
         package var trimCandidateLimit = 16_384

@@ -9,8 +9,8 @@ import Foundation
 import ImageKernel
 
 extension DiskCache {
-    /// The first usable file for `key`: the cache directory (name with, then without extension),
-    /// then each read-only path. Expired entries of the cache directory are misses.
+    /// The first usable file for `key`: the cache directory (name with, then without extension
+    /// unless ``Configuration/readsNamesWithoutExtension`` is off), then each read-only path. Expired entries of the cache directory are misses.
     func read(key: String) -> EntryReader.Hit? {
         let primary = naming.entryPath(forKey: key, in: directoryPath)
         let now = POSIX.now()
@@ -28,7 +28,7 @@ extension DiskCache {
             case .unusable:
                 break
             }
-            guard candidate.hasExtension else { break }
+            guard candidate.hasExtension, configuration.readsNamesWithoutExtension else { break }
             candidate = candidate.withoutExtension
         }
         let readOnly = EntryReader.Policy(
@@ -88,7 +88,7 @@ extension DiskCache {
     func locate(key: String) -> String? {
         let primary = naming.entryPath(forKey: key, in: directoryPath)
         let now = POSIX.now()
-        for candidate in primary.candidates {
+        for candidate in configuration.readsNamesWithoutExtension ? primary.candidates : [primary] {
             let path = candidate.path
             guard let st = POSIX.lstatPath(path), POSIX.isRegular(st), st.st_size > 0 else { continue }
             if configuration.maxAge >= 0 {

@@ -71,9 +71,16 @@ public final class ImageProxyService: Sendable {
         }
         let cache: any ImageCache
         if let directory = configuration.cacheDirectory {
-            let originals = DiskCache(directory: directory.appendingPathComponent("originals"))
+            // Only this service writes these directories: a miss needs no second look for a name
+            // without its extension (SDWebImage's old naming).
+            func disk(_ name: String) -> DiskCache {
+                var disk = DiskCache.Configuration(directory: directory.appendingPathComponent(name))
+                disk.readsNamesWithoutExtension = false
+                return DiskCache(configuration: disk)
+            }
+            let originals = disk("originals")
             originalDisk = originals
-            resultDisk = DiskCache(directory: directory.appendingPathComponent("results"))
+            resultDisk = disk("results")
             cache = TieredCache(memory: MemoryCache(costLimit: 64 << 20), backing: originals, lowerTiers: lower)
         } else {
             originalDisk = nil
