@@ -23,6 +23,26 @@ IK_COLUMNS_TARGET static inline __mmask64 columns_mask(size_t x, size_t bytes) {
     return left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
 }
 
+/// Taps `k` and `k + 1` (or `k` alone, paired with zeros, when it is the last) of 64 samples
+/// from `x`: the two rows' samples interleaved and widened to 16 bits in `w`, ready for
+/// `vpdpwssd` with the tap pair `coefficients[k], coefficients[k + 1]`.
+IK_COLUMNS_TARGET static inline void columns_widen(
+    const uint8_t *const *rows, int32_t k, int32_t count, size_t x, __mmask64 m, __m512i w[4]) {
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i a = _mm512_maskz_loadu_epi8(m, rows[k] + x);
+    const __m512i b = k + 1 < count ? _mm512_maskz_loadu_epi8(m, rows[k + 1] + x) : zero;
+    const __m512i lo = _mm512_unpacklo_epi8(a, b), hi = _mm512_unpackhi_epi8(a, b);
+    w[0] = _mm512_unpacklo_epi8(lo, zero);
+    w[1] = _mm512_unpackhi_epi8(lo, zero);
+    w[2] = _mm512_unpacklo_epi8(hi, zero);
+    w[3] = _mm512_unpackhi_epi8(hi, zero);
+}
+
+/// The tap pair `k, k + 1` of `coefficients` in every 32-bit lane (the second 0 past the last).
+IK_COLUMNS_TARGET static inline __m512i columns_taps(const int16_t *coefficients, int32_t k, int32_t count) {
+    return _mm512_set1_epi32(k + 1 < count ? columns_pair(coefficients + k) : (uint16_t)coefficients[k]);
+}
+
 /// Rounds four sums of 16 samples each (as the unpacks ordered them) to 64 bytes.
 IK_COLUMNS_TARGET static inline __m512i columns_round(__m512i s0, __m512i s1, __m512i s2, __m512i s3, __m128i shift) {
     const __m512i p0 = _mm512_packs_epi32(_mm512_sra_epi32(s0, shift), _mm512_sra_epi32(s1, shift));
@@ -33,22 +53,18 @@ IK_COLUMNS_TARGET static inline __m512i columns_round(__m512i s0, __m512i s1, __
 IK_COLUMNS_TARGET void ik_convolve_columns_u8_vnni(
     const uint8_t *const *rows, int32_t count, const int16_t *coefficients, int32_t precision, uint8_t *out, size_t bytes) {
     const __m512i round = _mm512_set1_epi32(1 << (precision - 1));
-    const __m512i zero = _mm512_setzero_si512();
     const __m128i shift = _mm_cvtsi32_si128(precision);
     for (size_t x = 0; x < bytes; x += 64) {
         const __mmask64 m = columns_mask(x, bytes);
         __m512i s0 = round, s1 = round, s2 = round, s3 = round;
         for (int32_t k = 0; k < count; k += 2) {
-            // An odd last tap pairs its row with zeros.
-            const int pair = k + 1 < count;
-            const __m512i a = _mm512_maskz_loadu_epi8(m, rows[k] + x);
-            const __m512i b = pair ? _mm512_maskz_loadu_epi8(m, rows[k + 1] + x) : zero;
-            const __m512i c = _mm512_set1_epi32(pair ? columns_pair(coefficients + k) : (uint16_t)coefficients[k]);
-            const __m512i lo = _mm512_unpacklo_epi8(a, b), hi = _mm512_unpackhi_epi8(a, b);
-            s0 = _mm512_dpwssd_epi32(s0, _mm512_unpacklo_epi8(lo, zero), c);
-            s1 = _mm512_dpwssd_epi32(s1, _mm512_unpackhi_epi8(lo, zero), c);
-            s2 = _mm512_dpwssd_epi32(s2, _mm512_unpacklo_epi8(hi, zero), c);
-            s3 = _mm512_dpwssd_epi32(s3, _mm512_unpackhi_epi8(hi, zero), c);
+            __m512i w[4];
+            columns_widen(rows, k, count, x, m, w);
+            const __m512i c = columns_taps(coefficients, k, count);
+            s0 = _mm512_dpwssd_epi32(s0, w[0], c);
+            s1 = _mm512_dpwssd_epi32(s1, w[1], c);
+            s2 = _mm512_dpwssd_epi32(s2, w[2], c);
+            s3 = _mm512_dpwssd_epi32(s3, w[3], c);
         }
         _mm512_mask_storeu_epi8(out + x, m, columns_round(s0, s1, s2, s3, shift));
     }
@@ -59,29 +75,23 @@ IK_COLUMNS_TARGET void ik_convolve_columns2_u8_vnni(
     size_t bytes) {
     // Two outputs over the same rows: the rows are loaded and widened once, multiplied twice.
     const __m512i round = _mm512_set1_epi32(1 << (precision - 1));
-    const __m512i zero = _mm512_setzero_si512();
     const __m128i shift = _mm_cvtsi32_si128(precision);
     for (size_t x = 0; x < bytes; x += 64) {
         const __mmask64 m = columns_mask(x, bytes);
         __m512i s0 = round, s1 = round, s2 = round, s3 = round;
         __m512i t0 = round, t1 = round, t2 = round, t3 = round;
         for (int32_t k = 0; k < count; k += 2) {
-            const int pair = k + 1 < count;
-            const __m512i a = _mm512_maskz_loadu_epi8(m, rows[k] + x);
-            const __m512i b = pair ? _mm512_maskz_loadu_epi8(m, rows[k + 1] + x) : zero;
-            const __m512i c = _mm512_set1_epi32(pair ? columns_pair(k0 + k) : (uint16_t)k0[k]);
-            const __m512i d = _mm512_set1_epi32(pair ? columns_pair(k1 + k) : (uint16_t)k1[k]);
-            const __m512i lo = _mm512_unpacklo_epi8(a, b), hi = _mm512_unpackhi_epi8(a, b);
-            const __m512i w0 = _mm512_unpacklo_epi8(lo, zero), w1 = _mm512_unpackhi_epi8(lo, zero);
-            const __m512i w2 = _mm512_unpacklo_epi8(hi, zero), w3 = _mm512_unpackhi_epi8(hi, zero);
-            s0 = _mm512_dpwssd_epi32(s0, w0, c);
-            s1 = _mm512_dpwssd_epi32(s1, w1, c);
-            s2 = _mm512_dpwssd_epi32(s2, w2, c);
-            s3 = _mm512_dpwssd_epi32(s3, w3, c);
-            t0 = _mm512_dpwssd_epi32(t0, w0, d);
-            t1 = _mm512_dpwssd_epi32(t1, w1, d);
-            t2 = _mm512_dpwssd_epi32(t2, w2, d);
-            t3 = _mm512_dpwssd_epi32(t3, w3, d);
+            __m512i w[4];
+            columns_widen(rows, k, count, x, m, w);
+            const __m512i c = columns_taps(k0, k, count), d = columns_taps(k1, k, count);
+            s0 = _mm512_dpwssd_epi32(s0, w[0], c);
+            s1 = _mm512_dpwssd_epi32(s1, w[1], c);
+            s2 = _mm512_dpwssd_epi32(s2, w[2], c);
+            s3 = _mm512_dpwssd_epi32(s3, w[3], c);
+            t0 = _mm512_dpwssd_epi32(t0, w[0], d);
+            t1 = _mm512_dpwssd_epi32(t1, w[1], d);
+            t2 = _mm512_dpwssd_epi32(t2, w[2], d);
+            t3 = _mm512_dpwssd_epi32(t3, w[3], d);
         }
         _mm512_mask_storeu_epi8(out0 + x, m, columns_round(s0, s1, s2, s3, shift));
         _mm512_mask_storeu_epi8(out1 + x, m, columns_round(t0, t1, t2, t3, shift));

@@ -104,10 +104,8 @@ case "store-as":
     do {
         try cache.storeData(Data("denied".utf8), forKey: "https://example.com/denied.png")
         print("stored")
-    } catch let error as ImageKernelError {
-        print("error \(error.code)")
     } catch {
-        print("error \(error)")
+        print("error \(error.code)")
     }
 
 default:

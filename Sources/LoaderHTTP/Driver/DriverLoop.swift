@@ -129,7 +129,7 @@ final class DriverLoop {
     private func pollTimeout() -> Int32 {
         let now = ContinuousClock.now
         var timeout: Int64 = 1000
-        if let oldest = running.values.lazy.map { $0.lastActivity }.min() {
+        if let oldest = running.values.lazy.map(\.lastActivity).min() {
             timeout = min(timeout, milliseconds(oldest + configuration.timeout - now))
         }
         // A host waiting for its pace wakes the loop when it may start again.
