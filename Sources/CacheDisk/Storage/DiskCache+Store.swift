@@ -45,20 +45,32 @@ extension DiskCache {
     }
 
     private func attemptStore(_ location: EntryPath, header: [UInt8], data: Data) -> Result<Void, SystemCallFailure> {
+        // An entry the index lists is replaced at once; any other is tried as a new one first
+        // (a name that turns out to exist costs one failed `open` more).
+        let listed = state.withLock { $0.isIndexed && $0.index[location.name] != nil }
         let outcome: Result<Bool, SystemCallFailure>
+        if listed {
+            outcome = replace(location, header: header, data: data)
+        } else {
+            outcome = storeNew(location, header: header, data: data)
+        }
+        return outcome.map { schedule in
+            if schedule { maintenance.async { self.automaticMaintenance() } }
+        }
+    }
+
+    /// Writes the file of an entry under its own name; if the name exists after all, replaces it.
+    private func storeNew(_ location: EntryPath, header: [UInt8], data: Data) -> Result<Bool, SystemCallFailure> {
         switch EntryWriter.writeNew(
             path: location.path, header: header, payload: data, synchronize: configuration.synchronizesWrites, faults: configuration.faults)
         {
         case .success(let size):
             // No file had the name (O_EXCL), so it replaced whatever the index still lists.
-            outcome = record(location.name, size: size) { state in .success(state.index[location.name]?.size) }
+            return record(location.name, size: size) { state in .success(state.index[location.name]?.size) }
         case .failure(let failure) where failure.code == EEXIST:
-            outcome = replace(location, header: header, data: data)
+            return replace(location, header: header, data: data)
         case .failure(let failure):
-            outcome = .failure(failure)
-        }
-        return outcome.map { schedule in
-            if schedule { maintenance.async { self.automaticMaintenance() } }
+            return .failure(failure)
         }
     }
 
