@@ -62,37 +62,35 @@ struct BandedResizeTests {
     @Test(arguments: ["400x300", "400x300-444", "landscape", "testorig"])
     func theBandsGiveTheWholePlanesBytes(_ name: String) throws {
         // Which resizes run banded depends on the kernel level, which other tests change.
-        try SIMDLevelLock.held { try bandsGiveTheWholePlanesBytes(name) }
-    }
-
-    private func bandsGiveTheWholePlanesBytes(_ name: String) throws {
-        let data: Data
-        switch name {
-        case "400x300": data = try Self.source(chroma444: false)
-        case "400x300-444": data = try Self.source(chroma444: true)
-        case "landscape": data = try TestData.data(PlanarResizeTests.landscape)
-        default: data = try TestData.data("jpeg/libjpeg-turbo/testorig.jpg")  // 227x149: rows end mid-band
+        try SIMDLevelLock.held {
+            let data: Data
+            switch name {
+            case "400x300": data = try Self.source(chroma444: false)
+            case "400x300-444": data = try Self.source(chroma444: true)
+            case "landscape": data = try TestData.data(PlanarResizeTests.landscape)
+            default: data = try TestData.data("jpeg/libjpeg-turbo/testorig.jpg")  // 227x149: rows end mid-band
+            }
+            var banded = 0
+            for resize in Self.resizes {
+                let driver = Driver(resize)
+                let planes = try #require(try JPEGCoder().decodeYCbCr(data, options: DecodeOptions(), observer: driver))
+                let whole = try resize.transform(planes, subsampling: .s420)
+                guard driver.banded != nil else { continue }  // a route the bands do not have: resized whole
+                banded += 1
+                #expect(driver.ended == false)
+                let output = driver.tightOutput()
+                #expect(output.count == 3)
+                #expect(output[0] == Self.tight(whole.luma), "\(name) \(resize.key)")
+                #expect(output[1] == Self.tight(whole.blueDifference), "\(name) \(resize.key)")
+                #expect(output[2] == Self.tight(whole.redDifference), "\(name) \(resize.key)")
+                // Rows came out while the decode ran, never went back, and all of them by its end.
+                let done = driver.reports.map(\.done)
+                #expect(done == done.sorted())
+                #expect(done.last == whole.height)
+                if planes.height >= 300 { #expect(done.dropLast().contains { $0 > 0 }, "\(name) \(resize.key): no rows before the end") }
+            }
+            #expect(banded >= 3, "\(name): only \(banded) of the resizes ran banded")
         }
-        var banded = 0
-        for resize in Self.resizes {
-            let driver = Driver(resize)
-            let planes = try #require(try JPEGCoder().decodeYCbCr(data, options: DecodeOptions(), observer: driver))
-            let whole = try resize.transform(planes, subsampling: .s420)
-            guard driver.banded != nil else { continue }  // a route the bands do not have: resized whole
-            banded += 1
-            #expect(driver.ended == false)
-            let output = driver.tightOutput()
-            #expect(output.count == 3)
-            #expect(output[0] == Self.tight(whole.luma), "\(name) \(resize.key)")
-            #expect(output[1] == Self.tight(whole.blueDifference), "\(name) \(resize.key)")
-            #expect(output[2] == Self.tight(whole.redDifference), "\(name) \(resize.key)")
-            // Rows came out while the decode ran, never went back, and all of them by its end.
-            let done = driver.reports.map(\.done)
-            #expect(done == done.sorted())
-            #expect(done.last == whole.height)
-            if planes.height >= 300 { #expect(done.dropLast().contains { $0 > 0 }, "\(name) \(resize.key): no rows before the end") }
-        }
-        #expect(banded >= 3, "\(name): only \(banded) of the resizes ran banded")
     }
 
     @Test func aFailedDecodeIsReportedOnce() throws {

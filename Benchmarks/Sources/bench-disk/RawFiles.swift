@@ -27,23 +27,16 @@ enum RawFiles {
     /// open(O_CREAT|O_EXCL) a temporary name, write, close, rename over the final name.
     static func writeAndRename(_ data: Data, directory: String, name: String) {
         let temporary = directory + "/.raw-" + String(UInt64.random(in: 0 ... .max), radix: 16)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { fatalError("open \(temporary): errno \(errno)") }
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                guard n > 0 else { fatalError("write: errno \(errno)") }
-                offset += n
-            }
-        }
-        close(fd)
+        writeNew(data, path: temporary)
         guard rename(temporary, directory + "/" + name) == 0 else { fatalError("rename: errno \(errno)") }
     }
 
     /// Creates `directory/name` (which must not exist), writes, closes: a new file, no rename.
     static func writeNew(_ data: Data, directory: String, name: String) {
-        let path = directory + "/" + name
+        writeNew(data, path: directory + "/" + name)
+    }
+
+    private static func writeNew(_ data: Data, path: String) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { fatalError("open \(path): errno \(errno)") }
         data.withUnsafeBytes { raw in
