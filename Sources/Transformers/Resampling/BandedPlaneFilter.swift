@@ -26,6 +26,8 @@ final class BandedPlaneFilter: @unchecked Sendable {
     private let tStride: Int, uStride: Int
     private let t: UnsafeMutablePointer<UInt8>, t1: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>
     private let window: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+    /// Where `t`, `t1`, `u` and `output` live (``ScratchPool``).
+    private let blocks: [ScratchPool.Block]
     /// For each `n`, one past the last source row outputs `0 ..< n` read.
     private let rowsNeeded: [Int]
 
@@ -50,10 +52,11 @@ final class BandedPlaneFilter: @unchecked Sendable {
         let slack = 64  // as the whole-plane path: SIMD reads run past a row's samples
         tStride = layout.planeRows + slack
         uStride = outWidth + slack
-        t = .allocate(capacity: loadWidth * tStride)
-        t1 = .allocate(capacity: outWidth * tStride)
-        u = .allocate(capacity: layout.planeRows * uStride)
-        output = .allocate(capacity: max(1, outWidth * outHeight))
+        blocks = [loadWidth * tStride, outWidth * tStride, layout.planeRows * uStride, outWidth * outHeight].map(ScratchPool.shared.take)
+        t = blocks[0].base
+        t1 = blocks[1].base
+        u = blocks[2].base
+        output = blocks[3].base
         window = .allocate(capacity: max(1, h.taps, v.taps))
         var needed = [layout.firstRow]
         needed.reserveCapacity(outHeight + 1)
@@ -62,10 +65,7 @@ final class BandedPlaneFilter: @unchecked Sendable {
     }
 
     deinit {
-        t.deallocate()
-        t1.deallocate()
-        u.deallocate()
-        output.deallocate()
+        blocks.forEach(ScratchPool.shared.giveBack)
         window.deallocate()
     }
 

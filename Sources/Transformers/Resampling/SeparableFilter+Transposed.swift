@@ -32,14 +32,9 @@ extension SeparableFilter {
         let across = verticalFirst ? outHeight : planeRows
         let slack = 64  // every row keeps this much allocated past its samples
         let tStride = across + slack, uStride = outWidth + slack, wStride = loadWidth + slack
-        let t = UnsafeMutablePointer<UInt8>.allocate(capacity: loadWidth * tStride)
-        let t1 = UnsafeMutablePointer<UInt8>.allocate(capacity: outWidth * tStride)
-        let u = UnsafeMutablePointer<UInt8>.allocate(capacity: verticalFirst ? outHeight * wStride : planeRows * uStride)
-        defer {
-            t.deallocate()
-            t1.deallocate()
-            u.deallocate()
-        }
+        let blocks = [loadWidth * tStride, outWidth * tStride, verticalFirst ? outHeight * wStride : planeRows * uStride].map(ScratchPool.shared.take)
+        defer { blocks.forEach(ScratchPool.shared.giveBack) }
+        let t = blocks[0].base, t1 = blocks[1].base, u = blocks[2].base
         let buffers = TransposedBuffers(t: t, t1: t1, u: u)
         return [UInt8](unsafeUninitializedCapacity: outWidth * outHeight) { out, initialized in
             let target = out.baseAddress!
