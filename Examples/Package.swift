@@ -50,7 +50,11 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
-        ], exclude: ["README.md"]),
+        ], exclude: ["README.md"],
+        // gperftools' tcmalloc as the allocator (Debian's libtcmalloc-minimal4, by its soname:
+        // the unversioned name comes with a -dev package that pulls libunwind-dev): see
+        // MallocTuning.swift for what it changes.
+        linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4", .when(platforms: [.linux]))]),
         .testTarget(name: "ImageProxyTests", dependencies: [
             "ImageProxyCore", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HTTPTestServer", package: "ImageKernel"), .product(name: "TestData", package: "ImageKernel"),

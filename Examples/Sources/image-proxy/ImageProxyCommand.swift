@@ -58,9 +58,6 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Cache-Control max-age of results, in seconds.")
     var maxAge: Int = 30 * 86400
 
-    @Option(help: "Megabytes of freed memory each malloc arena keeps for the next render instead of returning it to the kernel (0: glibc's defaults).")
-    var mallocRetainMb: Int = 32
-
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical); info logs one line per request.")
     var logLevel: String = "info"
 
@@ -69,11 +66,10 @@ struct ImageProxyCommand: AsyncParsableCommand {
         if (key == nil) != (salt == nil) { throw ValidationError("--key and --salt go together") }
         if let key, let salt, ProxySigner(keyHex: key, saltHex: salt) == nil { throw ValidationError("--key and --salt take hex; the key must not be empty") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
-        if memoryMb < 0 || mallocRetainMb < 0 || maxAnimationFrames < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 { throw ValidationError("limits must be positive") }
+        if memoryMb < 0 || maxAnimationFrames < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 { throw ValidationError("limits must be positive") }
     }
 
     func run() async throws {
-        MallocTuning.apply(retainedMegabytes: mallocRetainMb)
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
