@@ -19,6 +19,7 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
     private let resize: ResizeTransformer
     private let options: EncodeOptions
     private let limits: ProxyConfiguration
+    private let afterEncode: PlanarRender.AfterEncode?
     /// The decode's progress, for the second thread: the luma rows decoded, times 4, plus 2 once
     /// the decode is over and 1 when it failed.
     private let progress = SpinningSignal()
@@ -29,11 +30,13 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
     private var encoded: Result<Data, ImageKernelError>?
 
     /// A pipeline that resizes with `resize` and encodes with `options`, within `limits`' output
-    /// size; pass it to `JPEGCoder.decodeYCbCr(_:options:observer:)`.
-    public init(resize: ResizeTransformer, options: EncodeOptions, limits: ProxyConfiguration) {
+    /// size; pass it to `JPEGCoder.decodeYCbCr(_:options:observer:)`. `afterEncode` gets the
+    /// encoded bytes on the second thread (see ``PlanarRender/AfterEncode``).
+    public init(resize: ResizeTransformer, options: EncodeOptions, limits: ProxyConfiguration, afterEncode: PlanarRender.AfterEncode? = nil) {
         self.resize = resize
         self.options = options
         self.limits = limits
+        self.afterEncode = afterEncode
     }
 
     /// The encoded result once the decode has returned: nil when the pipeline did not start
@@ -49,7 +52,12 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
         guard let banded = YCbCrBandedResize(resize, source: planes, subsampling: .s420),
               (try? limits.checkOutput(width: banded.output.width, height: banded.output.height)) != nil
         else { return false }
-        Self.queue.async { self.encode(banded) }
+        let decodeCPU = CPUPlacement.currentCPU()
+        Self.queue.async {
+            let saved = decodeCPU.flatMap(CPUPlacement.leave)
+            self.encode(banded)
+            if let saved { CPUPlacement.restore(saved) }
+        }
         return true
     }
 
@@ -94,9 +102,14 @@ public final class PipelinedPlanarRender: YCbCrDecodeObserver, @unchecked Sendab
             }
             return data
         }
+        let after = (try? outcome.get()).flatMap { afterEncode?($0) }
         lock.lock()
         encoded = outcome
         lock.unlock()
         finished.publish(1)
+        if let after {
+            // The bytes may be done before the decode is (rows below a crop): wait for its end.
+            after(progress.wait { $0 & 2 != 0 } & 1 == 0)
+        }
     }
 }

@@ -9,6 +9,12 @@ import Transformers
 /// the cold benchmark's sources (400x300 to fill 300x200), libjpeg alone: the raw decode takes
 /// 0.66x the time of an RGB decode, the raw encode 0.69x.
 public enum PlanarRender {
+    /// Work on a pipelined render's encoded bytes that the answer need not wait for: called on
+    /// the pipeline's second thread with the bytes before the decode's thread takes them, it
+    /// returns what that thread does once the decode has ended (nil: nothing), told whether the
+    /// decode succeeded (when it failed, the render fails with the decode's error).
+    public typealias AfterEncode = @Sendable (Data) -> (@Sendable (_ decodeSucceeded: Bool) -> Void)?
+
     /// The resize of a spec that is only a resize (an `orient` before it changes nothing for an
     /// upright image, the only kind the planes take), or nil.
     public static func resize(of spec: TransformSpec?) -> ResizeTransformer? {
@@ -18,16 +24,18 @@ public enum PlanarRender {
 
     /// The encoded result, or nil when the planes cannot stand for the image (see
     /// `JPEGCoder.decodeYCbCr`): then the caller renders in RGB. The output is 4:2:0, as the
-    /// RGB path's encoder writes it.
+    /// RGB path's encoder writes it. A render that pipelines hands its bytes to `afterEncode`
+    /// on its second thread (the image proxy keeps them on disk there, on the other core, while
+    /// the answer goes out); not called when the render does not pipeline or fails.
     public static func render(
-        _ data: Data, resize: ResizeTransformer, quality: Int, limits: ProxyConfiguration
+        _ data: Data, resize: ResizeTransformer, quality: Int, limits: ProxyConfiguration, afterEncode: AfterEncode? = nil
     ) throws(ImageKernelError) -> Data? {
         let coder = JPEGCoder()
         let options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: resize.shrinkOnLoad)
         let encodeOptions = EncodeOptions(quality: Double(quality) / 100)
         // Alone (no thread limit in this scope), the resize and encode run beside the decode.
         let pipeline = TransformThreads.limit.map { $0 > 1 } ?? true
-            ? PipelinedPlanarRender(resize: resize, options: encodeOptions, limits: limits) : nil
+            ? PipelinedPlanarRender(resize: resize, options: encodeOptions, limits: limits, afterEncode: afterEncode) : nil
         guard let planes = try coder.decodeYCbCr(data, options: options, observer: pipeline) else { return nil }
         if let done = pipeline?.result { return try done.get() }
         let resized = try resize.transform(planes, subsampling: .s420)

@@ -136,9 +136,14 @@ extension ImageProxyService {
 
     /// Keeps `rendered` on disk (a failing disk is logged, never an error for the request).
     func store(_ rendered: Rendered, key: String) async {
+        storeNow(rendered, key: key)
+    }
+
+    /// ``store(_:key:)`` on the calling thread (the disk cache's writes are synchronous).
+    func storeNow(_ rendered: Rendered, key: String) {
         guard let resultDisk else { return }
         do {
-            try await resultDisk.store(CacheEntry(data: rendered.data, validators: CacheValidators(etag: rendered.etag)), forKey: Self.diskKey(forResult: key), type: .disk)
+            try resultDisk.storeData(rendered.data, validators: CacheValidators(etag: rendered.etag), forKey: Self.diskKey(forResult: key))
         } catch {
             logger.warning("result not kept on disk", metadata: ["error": "\(error)"])
         }

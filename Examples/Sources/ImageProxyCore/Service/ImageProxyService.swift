@@ -234,6 +234,7 @@ public final class ImageProxyService: Sendable {
             // strong validator from the origin, the digest of the source for the ETag is taken
             // there too.
             let validator = loaded.strongValidator
+            let keptBesideTheAnswer = Locked(false)
             async let sourceDigest: Data? = {
                 await keepOriginal(loaded)
                 return validator == nil ? Digest.bytes(of: data) : nil
@@ -249,9 +250,11 @@ public final class ImageProxyService: Sendable {
                 // being produced (their loads come back to render soon), it keeps to its thread,
                 // which costs less CPU.
                 let alone = gate.load.running <= 1 && self.producesAlone
+                let keep = alone ? self.keepBesideTheAnswer(key: key, validator: validator, kept: keptBesideTheAnswer) : nil
                 let outcome = TransformThreads.$limit.withValue(alone ? nil : 1) {
                     Result { () throws(ProxyError) -> (Data, ImageFormat) in
-                        try Self.render(data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits)
+                        try Self.render(
+                            data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits, afterEncode: keep)
                     }
                 }
                 return try outcome.get()
@@ -259,7 +262,9 @@ public final class ImageProxyService: Sendable {
             let sourceTag = await sourceDigest ?? Data(validator?.utf8 ?? "".utf8)
             let rendered = Rendered(data: encoded, format: format, etag: Self.etag(source: sourceTag, key: key, format: format))
             results.set(rendered, forKey: key)
-            if producesAlone {
+            if keptBesideTheAnswer.withLock({ $0 }) {
+                // The pipeline's second thread keeps it, on the other core, while this answers.
+            } else if producesAlone {
                 // Alone, the result reaches the disk after the answer, on a core with nothing
                 // else to do; memory has it meanwhile.
                 pendingStores.withLock { $0 += 1 }
@@ -276,6 +281,26 @@ public final class ImageProxyService: Sendable {
             return .success((rendered, loaded.from))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// For a render alone whose ETag is known before it runs (the origin sent a strong
+    /// validator): the result reaches the disk from the pipeline's second thread once encoded,
+    /// beside the answer instead of after it. A task started after the render was woken on the
+    /// answering thread's core (the scheduler here keeps a woken thread on its waker's core) and
+    /// held back the event loop's write of the answer by its own 40 µs.
+    func keepBesideTheAnswer(key: String, validator: String?, kept: Locked<Bool>) -> PlanarRender.AfterEncode? {
+        guard let validator, resultDisk != nil else { return nil }
+        let maxBytes = configuration.maxOutputBytes
+        return { data in
+            guard data.count <= maxBytes else { return nil }
+            kept.withLock { $0 = true }
+            self.pendingStores.withLock { $0 += 1 }
+            let rendered = Rendered(data: data, format: .jpeg, etag: Self.etag(source: Data(validator.utf8), key: key, format: .jpeg))
+            return { decodeSucceeded in
+                if decodeSucceeded { self.storeNow(rendered, key: key) }
+                self.pendingStores.withLock { $0 -= 1 }
+            }
         }
     }
 
@@ -299,10 +324,11 @@ public final class ImageProxyService: Sendable {
     /// frame is served as a still.
     static func render(
         _ data: Data, spec: TransformSpec?, choice: OutputChoice, quality: Int,
-        coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration
+        coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration, afterEncode: PlanarRender.AfterEncode? = nil
     ) throws(ProxyError) -> (Data, ImageFormat) {
         do throws(ImageKernelError) {
-            let (encoded, format) = try encodedResult(data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits)
+            let (encoded, format) = try encodedResult(
+                data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits, afterEncode: afterEncode)
             guard encoded.count <= limits.maxOutputBytes else {
                 throw ImageKernelError(stage: .encode, code: .tooLarge, message: "the result is \(encoded.count) bytes, more than \(limits.maxOutputBytes)")
             }
@@ -316,12 +342,12 @@ public final class ImageProxyService: Sendable {
     /// (``PlanarRender``), else decoded, transformed (every frame of a kept animation) and encoded.
     private static func encodedResult(
         _ data: Data, spec: TransformSpec?, choice: OutputChoice, quality: Int,
-        coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration
+        coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration, afterEncode: PlanarRender.AfterEncode?
     ) throws(ImageKernelError) -> (Data, ImageFormat) {
         let sourceFormat = ImageFormat.sniff(data)
         if sourceFormat == .jpeg, let resize = PlanarRender.resize(of: spec),
            choice.resolve(sourceFormat: .jpeg, animated: false, hasAlpha: false, encodable: encodable) == .jpeg,
-           let encoded = try PlanarRender.render(data, resize: resize, quality: quality, limits: limits)
+           let encoded = try PlanarRender.render(data, resize: resize, quality: quality, limits: limits, afterEncode: afterEncode)
         {
             return (encoded, .jpeg)
         }
