@@ -71,11 +71,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in ProxyLogHandler(label: label, level: level) }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "image-proxy")
@@ -110,16 +106,8 @@ struct ImageProxyCommand: AsyncParsableCommand {
                 print("listening on http://\(host):\(channel.localAddress?.port ?? 0)")
                 fflush(nil)
             },
-            logger: Logger(label: "hummingbird", factory: { StreamLogHandler.standardError(label: $0) }).with(level: .warning))
+            logger: Logger(label: "hummingbird", factory: { ProxyLogHandler(label: $0, level: .warning) }))
         try await app.runService()
         await service.waitUntilIdle()
-    }
-}
-
-extension Logger {
-    func with(level: Logger.Level) -> Logger {
-        var copy = self
-        copy.logLevel = level
-        return copy
     }
 }
