@@ -117,6 +117,26 @@ struct ProxyRequestTests {
         }
     }
 
+    @Test func theDotSegmentCheckIsFoundationsSplitAndCaseInsensitiveSearch() {
+        // Every path of up to 5 characters from an alphabet of the bytes that matter, plus longer
+        // ones built from their pieces, against the first version's Foundation formula.
+        func reference(_ path: String) -> Bool {
+            let lowered = path.lowercased()
+            return path.split(separator: "/").contains { $0 == ".." || $0 == "." } || lowered.contains("%2e") || lowered.contains("%2f")
+        }
+        let alphabet: [String] = ["/", ".", "%", "2", "e", "F", "a"]
+        var paths = [""]
+        var frontier = [""]
+        for _ in 0..<5 {
+            frontier = frontier.flatMap { prefix in alphabet.map { prefix + $0 } }
+            paths += frontier
+        }
+        paths += ["/images/../a.jpg", "/images/./a.jpg", "/a/..", "/a/.", "/..a/b.", "/a%2Eb", "/a%2fb", "/a%2", "/a%20b", "/%2", "/.../", "/a.b/c..d"]
+        var mismatches: [String] = []
+        for path in paths where OriginPolicy.hasDotSegmentOrEncodedDotOrSlash(path) != reference(path) { mismatches.append(path) }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10)) of \(paths.count)")
+    }
+
     @Test func internalAddressesAreRefusedUnlessAPrefixNamesThem() throws {
         // A prefix that names a public address literal: internal addresses never match it anyway;
         // a host name that resolves to loopback is refused although its prefix is allowed.

@@ -53,9 +53,7 @@ public struct OriginPolicy: Sendable {
     public func check(_ url: URL) throws(ProxyError) -> [String: [String]] {
         let shown = String(url.absoluteString.prefix(200))
         guard url.user == nil, url.password == nil else { throw .originNotAllowed("\(shown): sources with user info are refused") }
-        let rawPath = url.path(percentEncoded: true)
-        let lowered = rawPath.lowercased()
-        guard !rawPath.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }), !lowered.contains("%2e"), !lowered.contains("%2f")
+        guard !Self.hasDotSegmentOrEncodedDotOrSlash(url.path(percentEncoded: true))
         else { throw .originNotAllowed("\(shown): dot segments and encoded dots or slashes are refused in source paths") }
         guard let parts = Self.parts(of: url) else { throw .originNotAllowed("\(shown) is not an absolute http(s) URL") }
         guard let prefix = prefixes.first(where: { $0.scheme == parts.scheme && $0.host == parts.host && $0.port == parts.port && parts.path.hasPrefix($0.path) })
@@ -73,6 +71,30 @@ public struct OriginPolicy: Sendable {
             throw ProxyError(status: 502, code: "dnsFailure", message: "\(parts.host) does not resolve")
         }
         return [parts.host: addresses.map(\.description)]
+    }
+
+    /// Whether `path` has a `.` or `..` segment, or `%2e` / `%2f` in either case. One pass over
+    /// the bytes: Foundation's `lowercased` and `contains` took 7 µs of a cold request here.
+    public static func hasDotSegmentOrEncodedDotOrSlash(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes -> Bool in
+            let slash = UInt8(ascii: "/"), dot = UInt8(ascii: "."), percent = UInt8(ascii: "%")
+            var segmentStart = 0
+            for i in 0...bytes.count {
+                if i == bytes.count || bytes[i] == slash {
+                    let length = i - segmentStart
+                    if length == 1 && bytes[segmentStart] == dot { return true }
+                    if length == 2 && bytes[segmentStart] == dot && bytes[segmentStart + 1] == dot { return true }
+                    segmentStart = i + 1
+                } else if bytes[i] == percent, i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "2") {
+                    switch bytes[i + 2] | 0x20 {  // ASCII lower case
+                    case UInt8(ascii: "e"), UInt8(ascii: "f"): return true
+                    default: break
+                    }
+                }
+            }
+            return false
+        }
     }
 
     static func parts(of url: URL) -> Prefix? {

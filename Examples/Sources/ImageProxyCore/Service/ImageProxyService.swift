@@ -38,6 +38,11 @@ public final class ImageProxyService: Sendable {
     /// (paths are up to 8 KB each, so a count alone would not bound it).
     private let routes = Locked<(map: [String: (key: String, negotiated: Bool)], bytes: Int)>(([:], 0))
     static let routeBytesLimit = 16 << 20
+    /// Spec texts parsed before → the spec and its key: a service sees few distinct specs (its
+    /// sizes and presets), and parsing one and forming its key took 5 µs of a cold request.
+    /// Cleared when it reaches ``specLimit`` texts.
+    private let specs = Locked<[String: (spec: TransformSpec, key: String)]>([:])
+    static let specLimit = 1024
     /// Results being written to disk after their answer.
     let pendingStores = Locked(0)
 
@@ -129,12 +134,8 @@ public final class ImageProxyService: Sendable {
             let request = try ProxyRequest.parse(path: path)
             try authorise(request)
             try policy.check(request.source)
-            let spec: TransformSpec?
-            do throws(TransformSpecError) {
-                spec = request.steps.isEmpty ? nil : try TransformSpec(parsing: request.specText)  // threads: see produce(…)
-            } catch {
-                throw ProxyError.invalidSpec(error.description)
-            }
+            let parsed = request.steps.isEmpty ? nil : try parsedSpec(request.specText)
+            let spec = parsed?.spec
             let choice: OutputChoice
             if let format = request.format {
                 guard encodable.contains(format) else { throw ProxyError.unsupportedFormat("no registered coder encodes \(format)") }
@@ -143,7 +144,7 @@ public final class ImageProxyService: Sendable {
                 choice = OutputChoice.negotiate(accept: accept, encodable: encodable)
             }
             let quality = request.quality ?? configuration.defaultQuality
-            let key = Self.resultKey(source: request.source, spec: spec, choice: choice, quality: quality)
+            let key = Self.resultKey(source: request.source, specKey: parsed?.key, choice: choice, quality: quality)
             routes.withLock { routes in
                 let cost = routeKey.utf8.count + key.utf8.count
                 if routes.bytes + cost > Self.routeBytesLimit {
@@ -312,9 +313,27 @@ public final class ImageProxyService: Sendable {
     /// a few milliseconds at most.
     static let inlineRenderPixels = 1 << 20
 
-    /// What a result is kept under: the source, the normalised spec, the format choice, the quality.
-    static func resultKey(source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) -> String {
-        "\(source.absoluteString)\n\(spec?.key ?? "")\n\(choice.keyPart)\nq\(quality)"
+    /// What a result is kept under: the source, the normalised spec's key, the format choice, the
+    /// quality.
+    static func resultKey(source: URL, specKey: String?, choice: OutputChoice, quality: Int) -> String {
+        "\(source.absoluteString)\n\(specKey ?? "")\n\(choice.keyPart)\nq\(quality)"
+    }
+
+    /// The spec `text` parses to, and its key (see ``specs``).
+    private func parsedSpec(_ text: String) throws(ProxyError) -> (spec: TransformSpec, key: String) {
+        if let known = specs.withLock({ $0[text] }) { return known }
+        let spec: TransformSpec
+        do throws(TransformSpecError) {
+            spec = try TransformSpec(parsing: text)  // threads: see produce(…)
+        } catch {
+            throw ProxyError.invalidSpec(error.description)
+        }
+        let parsed = (spec: spec, key: spec.key)
+        specs.withLock { specs in
+            if specs.count >= Self.specLimit { specs.removeAll(keepingCapacity: true) }
+            specs[text] = parsed
+        }
+        return parsed
     }
 
     /// Decodes, orients, transforms and encodes: the result's bytes and format, within the output
