@@ -98,7 +98,10 @@ struct BandedResizeTests {
         // The scan cut short: libjpeg stops with an error (a warning this coder treats as one).
         let cut = data.prefix(data.count / 2)
         let driver = Driver(ResizeTransformer(.fill, width: 300, height: 200))
-        #expect(throws: ImageKernelError.self) { _ = try JPEGCoder().decodeYCbCr(cut, options: DecodeOptions(), observer: driver) }
+        // Under the level lock: the banded route needs the SIMD level, which other tests change.
+        SIMDLevelLock.held {
+            #expect(throws: ImageKernelError.self) { _ = try JPEGCoder().decodeYCbCr(cut, options: DecodeOptions(), observer: driver) }
+        }
         #expect(driver.banded != nil)
         #expect(driver.ended == true)
     }

@@ -11,6 +11,8 @@ struct FilterWeights: Sendable {
     /// Where each output's weights begin in ``weights``; outputs with equal weights may share them.
     let offsets: [Int]
     let weights: [Float]
+    /// Whether any weight is negative (a filter with lobes: its passes can overshoot).
+    let hasNegativeWeights: Bool
 
     /// Resampling weights for `inputCount` samples, of which the span `from ..< to` (fractional
     /// allowed) is mapped onto `outputCount` outputs, computed as Pillow's `precompute_coeffs`.
@@ -79,6 +81,7 @@ struct FilterWeights: Sendable {
         self.counts = counts
         self.offsets = offsets
         self.weights = weights
+        self.hasNegativeWeights = weights.contains { $0 < 0 }
     }
 
     /// Whether every output takes exactly its own input sample (the pass can be skipped).

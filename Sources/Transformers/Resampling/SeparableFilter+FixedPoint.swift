@@ -86,14 +86,28 @@ struct FixedPointLayout {
 }
 
 extension SeparableFilter {
+    /// The first sample any output of `weights` reads and one past the last (0, 0 for none), in
+    /// one pass without the intermediate arrays `zip`/`map` would make (per plane and render).
+    static func reach(of weights: FilterWeights) -> (first: Int, end: Int) {
+        guard weights.outputCount > 0 else { return (0, 0) }
+        var first = Int.max, end = Int.min
+        weights.starts.withUnsafeBufferPointer { starts in
+            weights.counts.withUnsafeBufferPointer { counts in
+                for i in 0..<min(starts.count, counts.count) {
+                    first = min(first, starts[i])
+                    end = max(end, starts[i] + counts[i])
+                }
+            }
+        }
+        return first <= end ? (first, end) : (0, 0)
+    }
+
     /// The layout of the fixed-point passes over `channels`-byte pixels.
     /// - Throws: ``ImageKernelError`` when an intermediate or the output is over the limits.
     func fixedPointLayout(channels: Int) throws(ImageKernelError) -> FixedPointLayout {
         let outWidth = horizontal.outputCount, outHeight = vertical.outputCount
-        let firstColumn = horizontal.starts.min() ?? 0
-        let endColumn = zip(horizontal.starts, horizontal.counts).map { $0 + $1 }.max() ?? 0
-        let firstRow = vertical.starts.min() ?? 0
-        let endRow = zip(vertical.starts, vertical.counts).map { $0 + $1 }.max() ?? 0
+        let (firstColumn, endColumn) = Self.reach(of: horizontal)
+        let (firstRow, endRow) = Self.reach(of: vertical)
         let loadWidth = endColumn - firstColumn, planeRows = endRow - firstRow
         try TransformLimits.check(width: max(loadWidth, 1), height: max(outHeight, 1), what: "intermediate of the filter")
         try TransformLimits.check(width: outWidth, height: outHeight, what: "output")
@@ -104,7 +118,7 @@ extension SeparableFilter {
         // cases: vertical first only when that leaves the clearly smaller intermediate.
         let verticalFirst = outHeight * loadWidth * channels * vertical.taps + 5 * outHeight * outWidth * horizontal.taps
         let horizontalFirst = 5 * planeRows * outWidth * horizontal.taps + outHeight * outWidth * channels * vertical.taps
-        let overshoots = horizontal.weights.contains { $0 < 0 } || vertical.weights.contains { $0 < 0 }
+        let overshoots = horizontal.hasNegativeWeights || vertical.hasNegativeWeights
         let pillowOrder = 5 * loadWidth * outHeight < 4 * outWidth * planeRows
         let takesVerticalFirst = overshoots ? pillowOrder : verticalFirst <= horizontalFirst
         // Quarter operations to operations, then to the float operations `minimumWork` is
