@@ -47,8 +47,8 @@ struct ScratchPoolTests {
             for task in 0..<8 {
                 group.addTask {
                     var clashes = 0
-                    for round in 0..<200 {
-                        let count = 1_000 + (task * 7_919 + round * 104_729) % 300_000
+                    for round in 0..<100 {
+                        let count = 1_000 + (task * 7_919 + round * 104_729) % 120_000
                         let block = pool.take(count)
                         let mark = UInt8(truncatingIfNeeded: task &* 31 &+ round)
                         block.base.initialize(repeating: mark, count: count)
