@@ -235,7 +235,8 @@ public final class ImageProxyService: Sendable {
             // strong validator from the origin, the digest of the source for the ETag is taken
             // there too.
             let validator = loaded.strongValidator
-            let keptBesideTheAnswer = Locked(false)
+            // Set by the pipeline's second thread when it keeps the result on disk itself.
+            let keptBesideTheAnswer = Locked<Rendered?>(nil)
             async let sourceDigest: Data? = {
                 await keepOriginal(loaded)
                 return validator == nil ? Digest.bytes(of: data) : nil
@@ -260,10 +261,12 @@ public final class ImageProxyService: Sendable {
                 }
                 return try outcome.get()
             }
-            let sourceTag = await sourceDigest ?? Data(validator?.utf8 ?? "".utf8)
-            let rendered = Rendered(data: encoded, format: format, etag: Self.etag(source: sourceTag, key: key, format: format))
+            let sourceTag = await sourceDigest
+            let kept = keptBesideTheAnswer.withLock { $0 }
+            let rendered = kept ?? Rendered(
+                data: encoded, format: format, etag: Self.etag(source: sourceTag ?? Data(validator?.utf8 ?? "".utf8), key: key, format: format))
             results.set(rendered, forKey: key)
-            if keptBesideTheAnswer.withLock({ $0 }) {
+            if kept != nil {
                 // The pipeline's second thread keeps it, on the other core, while this answers.
             } else if producesAlone {
                 // Alone, the result reaches the disk after the answer, on a core with nothing
@@ -289,15 +292,16 @@ public final class ImageProxyService: Sendable {
     /// validator): the result reaches the disk from the pipeline's second thread once encoded,
     /// beside the answer instead of after it. A task started after the render was woken on the
     /// answering thread's core (the scheduler here keeps a woken thread on its waker's core) and
-    /// held back the event loop's write of the answer by its own 40 µs.
-    func keepBesideTheAnswer(key: String, validator: String?, kept: Locked<Bool>) -> PlanarRender.AfterEncode? {
+    /// held back the event loop's write of the answer by its own 40 µs. The result it keeps (its
+    /// ETag made there, once) lands in `kept` for the answer.
+    func keepBesideTheAnswer(key: String, validator: String?, kept: Locked<Rendered?>) -> PlanarRender.AfterEncode? {
         guard let validator, resultDisk != nil else { return nil }
         let maxBytes = configuration.maxOutputBytes
         return { data in
             guard data.count <= maxBytes else { return nil }
-            kept.withLock { $0 = true }
-            self.pendingStores.withLock { $0 += 1 }
             let rendered = Rendered(data: data, format: .jpeg, etag: Self.etag(source: Data(validator.utf8), key: key, format: .jpeg))
+            kept.withLock { $0 = rendered }
+            self.pendingStores.withLock { $0 += 1 }
             return { decodeSucceeded in
                 if decodeSucceeded { self.storeNow(rendered, key: key) }
                 self.pendingStores.withLock { $0 -= 1 }
