@@ -4,14 +4,20 @@
 #            group), plus UndefinedBehaviorSanitizer on the C shims (Swift checks its own
 #            arithmetic and bounds; swiftc has no -sanitize=undefined on Linux)
 #   thread   ThreadSanitizer on Swift and C
-# Usage: scripts/sanitize.sh address|thread [GROUP...]   (a GROUP is one string of swift test
-# arguments, as in scripts/test.sh: "--filter CoderPNGTests" or "--filter X --skip Y"; without
-# one, every test target runs, each in its own process).
+# Usage: scripts/sanitize.sh address|thread [--package DIR] [GROUP...]   (a GROUP is one string
+# of swift test arguments, as in scripts/test.sh: "--filter CoderPNGTests" or "--filter X --skip
+# Y"; without one, every test target runs, each in its own process). --package Examples runs the
+# groups of that package instead (its own build folder inside it).
 # Peak-memory tests skip themselves under a sanitizer (its allocator makes RSS meaningless).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:?usage: scripts/sanitize.sh address|thread [GROUP...]}
 shift
+package=()
+if [ "${1:-}" = "--package" ]; then
+  package=(--package-path "${2:?--package takes a folder}")
+  shift 2
+fi
 bash scripts/deps.sh
 case $kind in
   address)
@@ -28,8 +34,9 @@ case $kind in
     ;;
   *) echo "unknown sanitizer '$kind' (address or thread)" >&2; exit 2 ;;
 esac
+[ ${#package[@]} -eq 0 ] || scratch="${package[1]}/$scratch"
 groups=("$@")
-if [ ${#groups[@]} -eq 0 ]; then
+if [ ${#groups[@]} -eq 0 ] && [ ${#package[@]} -eq 0 ]; then
   groups=(
     "--filter ImageKernelTests|LoaderFileTests|ImageKernelConformanceTests --skip StressTests"
     "--filter StressTests" "--filter CoderPNGTests" "--filter CoderJPEGTests" "--filter CoderHEIFTests"
@@ -37,7 +44,8 @@ if [ ${#groups[@]} -eq 0 ]; then
     "--filter LoaderHTTPTests" "--filter imagekernelTests"
   )
 fi
-swift build --build-tests --scratch-path "$scratch" "${flags[@]}"
+[ ${#groups[@]} -gt 0 ] || groups=("")
+swift build "${package[@]}" --build-tests --scratch-path "$scratch" "${flags[@]}"
 status=0
 failed=()
 log=$(mktemp)
@@ -45,7 +53,7 @@ trap 'rm -f "$log"' EXIT
 for group in "${groups[@]}"; do
   echo "== $kind sanitizer: swift test $group"
   # shellcheck disable=SC2086  # each group is a list of arguments
-  if ! swift test --skip-build --scratch-path "$scratch" "${flags[@]}" $group 2>&1 | tee "$log"; then
+  if ! swift test "${package[@]}" --skip-build --scratch-path "$scratch" "${flags[@]}" $group 2>&1 | tee "$log"; then
     status=1
     failed+=("$group")
   fi
