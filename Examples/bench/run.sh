@@ -18,6 +18,9 @@
 #               prints the top symbols
 #   --cold-rounds N  measure the cold path N times, thumbor and image-proxy in turn, each with
 #               fresh instances; the ratios use the medians (default 1)
+#   --hot-rounds N   measure each hot line N times (the three services in turn, fresh instances
+#               each time); the ratios use the medians and the p99 at 64 connections gives its
+#               range too (default 1: a p99 from one 10 s run on a shared 2-core VM moves a lot)
 #   --wait-idle before each run, wait up to SECONDS for the rest of the machine to be idle
 #               (other processes below 0.1 core over 2 s); on a shared machine
 #
@@ -31,7 +34,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 profile_parallel=8
+quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 hot_rounds=1 profile_parallel=8
 services="nginx,thumbor,proxy"
 paths="hot,cold"
 proxy_bin="$root/Examples/.build/release/image-proxy"
@@ -46,8 +49,9 @@ while (($#)); do
     --profile) profile="$2"; shift ;;
     --wait-idle) idle_wait="$2"; shift ;;
     --cold-rounds) cold_rounds="$2"; shift ;;
+    --hot-rounds) hot_rounds="$2"; shift ;;
     --profile-parallel) profile_parallel="$2"; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -309,7 +313,7 @@ hot() { # SERVICE
     done
     [[ $code == 200 ]] && helpers check "$body" || { log "$service: $url answers $code"; head -c 300 "$body" >&2; die "$service does not serve a 300x200 JPEG"; }
     local bytes; bytes=$(stat -c %s "$body")
-    local t=$((c < 2 ? c : 2)) out="$results/raw/$stamp-$service-hot-$c.txt"
+    local t=$((c < 2 ? c : 2)) out="$results/raw/$stamp-$service-hot-$c-r${round:-1}.txt"
     wait_idle
     measured "$svc_sid" wrk -t "$t" -c "$c" -d "${hot_secs}s" --timeout 10s --latency "$url" >"$out" 2>&1
     local rss; rss=$(sess_hwm_mb "$svc_sid")
@@ -436,9 +440,12 @@ fi
 
 on() { [[ ",$paths," == *",$1,"* ]]; }
 if on hot; then
-  has nginx && hot nginx
-  has thumbor && hot thumbor
-  has proxy && hot proxy
+  for ((round = 1; round <= hot_rounds; round++)); do
+    ((hot_rounds > 1)) && log "hot round $round of $hot_rounds"
+    has nginx && hot nginx
+    has thumbor && hot thumbor
+    has proxy && hot proxy
+  done
 fi
 if on cold; then
   for ((round = 1; round <= cold_rounds; round++)); do
