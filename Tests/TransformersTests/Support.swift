@@ -57,6 +57,7 @@ let referenceDirectory = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 enum SIMDLevelLock {
     private static let lock = NSLock()
 
+    @discardableResult
     static func held<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
