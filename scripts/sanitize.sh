@@ -11,7 +11,7 @@
 # Peak-memory tests skip themselves under a sanitizer (its allocator makes RSS meaningless).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-kind=${1:?usage: scripts/sanitize.sh address|thread [GROUP...]}
+kind=${1:?usage: scripts/sanitize.sh address|thread [--package DIR] [GROUP...]}
 shift
 package=()
 if [ "${1:-}" = "--package" ]; then
