@@ -21,10 +21,10 @@ let package = Package(
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
-        // Test support for the Examples package's tests: real servers (nginx, redis-server, a
-        // scriptable HTTP server) on 127.0.0.1 and the shared test corpora. Not for applications.
-        .library(name: "HTTPTestServer", targets: ["HTTPTestServer"]),
-        .library(name: "TestData", targets: ["TestData"]),
+        // For tests only, never for applications: real servers on 127.0.0.1 (a scriptable HTTP
+        // origin, nginx, redis-server), the repository's test corpora and a peak-memory probe, for
+        // plugin authors' tests (with ImageKernelConformance) and ImageKernel's own.
+        .library(name: "ImageKernelTestSupport", targets: ["ImageKernelTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -73,19 +73,18 @@ let package = Package(
         .target(name: "CoderGIF", dependencies: ["ImageKernel", "CGIF"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
-        // Test-only support: locating ../shared/testdata.
-        .target(name: "TestData", swiftSettings: strict),
         // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
         .target(
             name: "AnimationReference",
-            dependencies: ["TestData", "ImageKernel", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ImageKernelTestSupport", "ImageKernel", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        .target(name: "HTTPTestServer", dependencies: ["ImageKernel"], swiftSettings: strict),
+        // Test support (servers, corpora in Tests/Corpora, memory probe); see its product above.
+        .target(name: "ImageKernelTestSupport", dependencies: ["ImageKernel"], swiftSettings: strict),
         // The fault soak (scripts/soak.sh): loads through a misbehaving server; not a product.
         .executableTarget(
             name: "imagekernel-soak",
-            dependencies: ["ImageKernel", "ImageKernelConformance", "LoaderHTTP", "CacheDisk", "CoderPNG", "CoderJPEG", "HTTPTestServer", "TestData"],
+            dependencies: ["ImageKernel", "ImageKernelConformance", "LoaderHTTP", "CacheDisk", "CoderPNG", "CoderJPEG", "ImageKernelTestSupport"],
             swiftSettings: strict
         ),
         .target(name: "ImageKernelConformance", dependencies: ["ImageKernel"], swiftSettings: strict),
@@ -105,48 +104,48 @@ let package = Package(
         .testTarget(
             name: "CacheDiskTests",
             // The coders encode and decode image-only entries (DiskCache.Configuration.imageEncoder).
-            dependencies: ["TestData", "CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance", "CoderPNG", "CoderJPEG"],
+            dependencies: ["ImageKernelTestSupport", "CacheDisk", "cachedisk-stress", "ImageKernel", "ImageKernelConformance", "CoderPNG", "CoderJPEG"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CacheRedisTests",
-            dependencies: ["TestData", "CacheRedis", "CacheDisk", "ImageKernel", "ImageKernelConformance", "HTTPTestServer"],
+            dependencies: ["ImageKernelTestSupport", "CacheRedis", "CacheDisk", "ImageKernel", "ImageKernelConformance"],
             swiftSettings: strict
         ),
-        .testTarget(name: "ImageKernelTests", dependencies: ["TestData", "ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
+        .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernelTestSupport", "ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(
             name: "CoderJPEGTests",
-            dependencies: ["TestData", "CoderJPEG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ImageKernelTestSupport", "CoderJPEG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CoderPNGTests",
-            dependencies: ["TestData", "CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ImageKernelTestSupport", "CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CoderHEIFTests",
             dependencies: [
-                "TestData", "CoderHEIF", "ImageKernelConformance", "LoaderFile", "CoderPNG", "CoderJPEG",
+                "ImageKernelTestSupport", "CoderHEIF", "ImageKernelConformance", "LoaderFile", "CoderPNG", "CoderJPEG",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CoderWebPTests",
-            dependencies: ["TestData", "AnimationReference", "CoderWebP", "ImageKernelConformance"],
+            dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderWebP", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CoderGIFTests",
-            dependencies: ["TestData", "AnimationReference", "CoderGIF", "ImageKernelConformance"],
+            dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderGIF", "ImageKernelConformance"],
             exclude: ["Reference"],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(
             name: "LoaderHTTPTests",
-            dependencies: ["TestData", "LoaderHTTP", "HTTPTestServer", "ImageKernelConformance"],
+            dependencies: ["ImageKernelTestSupport", "LoaderHTTP", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
@@ -154,14 +153,14 @@ let package = Package(
             name: "TransformersTests",
             dependencies: [
                 // AnimationReference: sha256Hex, the hash REFERENCE.tsv uses.
-                "TestData", "AnimationReference", "Transformers", "ImageKernel", "ImageKernelConformance", "CoderJPEG",
+                "ImageKernelTestSupport", "AnimationReference", "Transformers", "ImageKernel", "ImageKernelConformance", "CoderJPEG",
                 // CTransformKernels: to compare its SIMD kernels with the portable ones.
                 "CTransformKernels",
             ],
             exclude: ["Reference"],
             swiftSettings: strict
         ),
-        .testTarget(name: "imagekernelTests", dependencies: ["TestData", "imagekernel", "HTTPTestServer", "ImageKernel"], swiftSettings: strict),
+        .testTarget(name: "imagekernelTests", dependencies: ["ImageKernelTestSupport", "imagekernel", "ImageKernel"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

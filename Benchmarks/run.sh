@@ -27,8 +27,9 @@
 #                   requests+Pillow with 6 threads (Scripts/pillow_e2e.py) and curl download only
 #
 # nginx (scripts/deps.sh) is needed by the HTTP benchmarks, redis-server and redis-benchmark by bench-redis; the Pillow peers come from
-# `bash ../shared/peers/setup.sh` (Pillow-SIMD preferred, stock Pillow otherwise, or set
-# IMAGEKERNEL_PILLOW_PYTHON); bench-e2e also needs `requests` in that venv (`$PY -m pip install requests`).
+# `bash Benchmarks/peers/setup.sh` (Pillow-SIMD preferred, stock Pillow otherwise, or set
+# IMAGEKERNEL_PILLOW_PYTHON; the Pillow venvs carry `requests` for bench-e2e). The corpora come
+# from the repository's Tests/Corpora.
 # Generated fixtures are kept in $TMPDIR/imagekernel-bench-fixtures-v1 between runs.
 set -euo pipefail
 cd "$(dirname "$0")"

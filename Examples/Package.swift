@@ -57,7 +57,7 @@ let package = Package(
         linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4", .when(platforms: [.linux]))]),
         .testTarget(name: "ImageProxyTests", dependencies: [
             "ImageProxyCore", .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "HTTPTestServer", package: "ImageKernel"), .product(name: "TestData", package: "ImageKernel"),
+            .product(name: "ImageKernelTestSupport", package: "ImageKernel"),
             .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "CoderPNG", package: "ImageKernel"),
             .product(name: "CoderGIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),
             .product(name: "Transformers", package: "ImageKernel"),

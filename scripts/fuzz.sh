@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds every libFuzzer target in Fuzz/ (AddressSanitizer on Swift and C, UndefinedBehaviorSanitizer
-# on the C shims) and runs each for SECONDS (default 30), seeded from ../shared/testdata, with a
+# on the C shims) and runs each for SECONDS (default 30), seeded from the corpora in Tests/Corpora, with a
 # dictionary per format and Fuzz/regressions/<target>/ (every crash found, kept as a reproducer).
 # New corpus entries go to a temporary directory; FUZZ_KEEP_CORPUS=1 keeps them in Fuzz/corpus/.
 # A crash, a leak, a sanitizer report or a hang (an input over 10 s) fails the run; the reproducer
@@ -20,7 +20,7 @@ flags=(-c release --scratch-path Fuzz/.build
 echo "== building the fuzz targets" >&2
 swift build --package-path Fuzz "${flags[@]}" >&2
 bin=$(swift build --package-path Fuzz "${flags[@]}" --show-bin-path)
-testdata=${IMAGEKERNEL_TESTDATA:-../shared/testdata}
+testdata=${IMAGEKERNEL_TESTDATA:-$PWD/Tests/Corpora}
 # Leaks are failures, except those the suppressions file names (each with its reason: leaks inside
 # C libraries we cannot free, such as libdav1d's on malformed AV1 data).
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0}

@@ -24,8 +24,8 @@
 #   --wait-idle before each run, wait up to SECONDS for the rest of the machine to be idle
 #               (other processes below 0.1 core over 2 s); on a shared machine
 #
-# Environment: THUMBOR_PYTHON (default ~/.cache/imagekernel-peers/thumbor/bin/python, made by
-# ../shared/peers/setup.sh), TESTDATA (default ../shared/testdata beside the checkout),
+# Environment: THUMBOR_PYTHON (default: the thumbor venv that Benchmarks/peers/setup.sh makes, made
+# here when missing), TESTDATA (default: the repository's Tests/Corpora),
 # PROXY_ARGS (more image-proxy options, split on spaces), PARALLEL_LIST (the cold path's parallel
 # levels, default "1 8 64"), TMPDIR (where the sources, caches and
 # result storages go; TMPDIR=/dev/shm keeps the file system out of the cold figures).
@@ -62,14 +62,9 @@ if ((quick)); then hot_secs=2 cold_n=40; else hot_secs=10 cold_n=500; fi
 [[ $profile == perf || $profile == callgrind ]] && cold_n=1
 conns_list="1 8 64"
 parallel_list=${PARALLEL_LIST:-"1 8 64"}
-thumbor_py="${THUMBOR_PYTHON:-$HOME/.cache/imagekernel-peers/thumbor/bin/python}"
-testdata="${TESTDATA:-}"
-if [[ -z $testdata ]]; then
-  for d in "$root/../shared/testdata" /work/shared/testdata; do
-    [[ -d $d/exif-orientation ]] && { testdata=$(cd "$d" && pwd); break; }
-  done
-fi
-[[ -n $testdata && -d $testdata/exif-orientation ]] || { echo "run.sh: set TESTDATA to shared/testdata" >&2; exit 1; }
+thumbor_py="${THUMBOR_PYTHON:-}"
+testdata="${TESTDATA:-$root/Tests/Corpora}"
+[[ -d $testdata/exif-orientation ]] || { echo "run.sh: no corpora at $testdata (set TESTDATA)" >&2; exit 1; }
 
 log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -82,7 +77,11 @@ if ! command -v wrk >/dev/null; then
 fi
 for tool in nginx curl python3 pgrep; do command -v $tool >/dev/null || die "$tool is missing"; done
 nginx_bin=$(command -v nginx)
-[[ -x $thumbor_py ]] || die "no Python at $thumbor_py: run ../shared/peers/setup.sh (it has Pillow and thumbor)"
+if [[ -z $thumbor_py ]]; then
+  # The peers script keeps a finished venv, so this is quick after the first time.
+  thumbor_py=$(bash "$root/Benchmarks/peers/setup.sh" --only thumbor | cut -f2) || die "Benchmarks/peers/setup.sh could not make the thumbor venv"
+fi
+[[ -x $thumbor_py ]] || die "no Python at $thumbor_py: run Benchmarks/peers/setup.sh (its thumbor venv has Pillow and thumbor)"
 "$thumbor_py" -c 'import PIL' 2>/dev/null || die "$thumbor_py has no Pillow"
 if has thumbor; then "$thumbor_py" -c 'import thumbor' 2>/dev/null || die "$thumbor_py has no thumbor"; fi
 helpers() { python3 "$here/helpers.py" "$@"; }

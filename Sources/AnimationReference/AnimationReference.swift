@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 
 /// Test-only support shared by CoderWebPTests and CoderGIFTests: REFERENCE-ANIM.tsv and the
 /// hashes it is written in.

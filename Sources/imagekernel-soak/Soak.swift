@@ -2,7 +2,7 @@ import CacheDisk
 import CoderJPEG
 import CoderPNG
 import Foundation
-import HTTPTestServer
+import ImageKernelTestSupport
 import ImageKernel
 import LoaderHTTP
 

@@ -1,6 +1,6 @@
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 
 /// The origin's images: PNG and JPEG files from the test data that decode, up to 200 KB each.
 enum SoakOrigin {

@@ -1,6 +1,6 @@
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 
 // imagekernel-soak --seconds N [--seed S]: the fault soak that scripts/soak.sh runs. It exits 0
 // only when nothing crashed or hung, every load completed exactly once, every disk-cache hit is

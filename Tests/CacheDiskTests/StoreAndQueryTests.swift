@@ -1,6 +1,6 @@
 @testable import CacheDisk
 import Foundation
-import TestData
+import ImageKernelTestSupport
 import Glibc
 import ImageKernel
 import Synchronization

@@ -1,7 +1,7 @@
 import CacheDisk
 import CacheRedis
 import Foundation
-import HTTPTestServer
+import ImageKernelTestSupport
 import ImageKernel
 import Testing
 

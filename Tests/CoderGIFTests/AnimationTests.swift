@@ -2,7 +2,7 @@ import AnimationReference
 import CoderGIF
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 @Suite("GIF animation and compositing")

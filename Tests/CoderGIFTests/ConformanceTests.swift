@@ -2,7 +2,7 @@ import CoderGIF
 import Foundation
 import ImageKernel
 import ImageKernelConformance
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 @Suite("CoderConformance with GIF fixtures")

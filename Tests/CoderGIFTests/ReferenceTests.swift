@@ -2,7 +2,7 @@ import AnimationReference
 import CoderGIF
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 /// Every GIF row of REFERENCE-ANIM.tsv (Pillow 13), decoded by giflib 5.2 through `GIFCoder`.

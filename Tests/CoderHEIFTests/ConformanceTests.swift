@@ -2,7 +2,7 @@ import CoderHEIF
 import Foundation
 import ImageKernel
 import ImageKernelConformance
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 @Suite("CoderConformance with HEIC, HEIF and AVIF fixtures")

@@ -1,7 +1,7 @@
 import CoderHEIF
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 /// Runs alone (scripts/test.sh gives it its own process): it measures the process's peak

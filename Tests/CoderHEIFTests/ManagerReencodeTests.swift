@@ -4,7 +4,7 @@ import CoderPNG
 import Foundation
 import ImageKernel
 import LoaderFile
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 /// The manager's default re-encode for the disk cache (a transformed result without bytes) picks

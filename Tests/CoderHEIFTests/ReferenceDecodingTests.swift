@@ -1,7 +1,7 @@
 import CoderHEIF
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 @Suite("HEIF decode against libheif's own reference")

@@ -1,6 +1,6 @@
 import CoderJPEG
 import Foundation
-import TestData
+import ImageKernelTestSupport
 import ImageKernel
 import Testing
 

@@ -1,7 +1,7 @@
 @testable import CoderJPEG
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 /// Thumbnails decoded at 8/8 come from libjpeg's raw YCbCr planes: each plane is area-averaged to

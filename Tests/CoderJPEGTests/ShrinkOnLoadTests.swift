@@ -1,7 +1,7 @@
 @testable import CoderJPEG
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 @Suite("Shrink on load: the smallest fast DCT scale that keeps every pixel the resize needs")

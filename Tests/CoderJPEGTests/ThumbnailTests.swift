@@ -1,6 +1,6 @@
 @testable import CoderJPEG
 import Foundation
-import TestData
+import ImageKernelTestSupport
 import ImageKernel
 import Testing
 

@@ -1,7 +1,7 @@
 import CoderJPEG
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 /// Y′CbCr planes in and out of libjpeg without colour conversion (`decodeYCbCr`, `encode(_:options:)`).

@@ -1,7 +1,7 @@
 import CoderPNG
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 /// The peak-memory claims, measured by the process's peak resident-set growth (see

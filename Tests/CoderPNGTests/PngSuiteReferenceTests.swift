@@ -1,6 +1,6 @@
 import CoderPNG
 import Foundation
-import TestData
+import ImageKernelTestSupport
 import ImageKernel
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
-import TestData
+import ImageKernelTestSupport
 import Testing
 
-/// One row of `../shared/testdata/REFERENCE.tsv` (Pillow's decode of every corpus file).
+/// One row of `Tests/Corpora/REFERENCE.tsv` (Pillow's decode of every corpus file).
 struct ReferenceRow: Sendable, CustomTestStringConvertible {
     let path: String
     /// Nil for an `ERROR` row (Pillow refused the file).

@@ -1,7 +1,7 @@
 import CoderPNG
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 @Suite("Thumbnails averaged row by row as libpng delivers rows")

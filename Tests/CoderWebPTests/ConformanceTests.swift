@@ -3,7 +3,7 @@ import CoderWebP
 import Foundation
 import ImageKernel
 import ImageKernelConformance
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 @Suite("CoderConformance with WebP fixtures")

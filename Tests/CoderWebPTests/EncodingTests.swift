@@ -2,7 +2,7 @@ import AnimationReference
 import CoderWebP
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 @Suite("WebP encoding")

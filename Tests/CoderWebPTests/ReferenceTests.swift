@@ -2,7 +2,7 @@ import AnimationReference
 import CoderWebP
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 /// Every WebP row of REFERENCE-ANIM.tsv (Pillow 13 with libwebp 1.6.0's `WebPAnimDecoder`),

@@ -1,5 +1,5 @@
 import Foundation
-import TestData
+import ImageKernelTestSupport
 import ImageKernel
 import Testing
 

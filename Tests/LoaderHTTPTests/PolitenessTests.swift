@@ -1,8 +1,7 @@
 import Foundation
-import HTTPTestServer
+import ImageKernelTestSupport
 import ImageKernel
 import LoaderHTTP
-import TestData
 import Testing
 
 /// Per-host politeness against real nginx: the adaptive per-host rate against a rate-limited

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestServer
+import ImageKernelTestSupport
 import ImageKernel
 import LoaderHTTP
 import Testing

@@ -1,6 +1,5 @@
 import Foundation
-import TestData
-import HTTPTestServer
+import ImageKernelTestSupport
 import ImageKernel
 import LoaderHTTP
 

@@ -2,12 +2,12 @@ import AnimationReference
 import CoderJPEG
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 import Transformers
 
 /// Exact results for orient, rotate 90/180/270, flip and crop on the EXIF orientation samples,
-/// against the `sha256_rgba_exif` column of ../shared/testdata/REFERENCE.tsv (Pillow's decode
+/// against the `sha256_rgba_exif` column of Tests/Corpora/REFERENCE.tsv (Pillow's decode
 /// with the orientation applied).
 @Suite("Orientation, rotation, flip and crop are exact")
 struct OrientationReferenceTests {

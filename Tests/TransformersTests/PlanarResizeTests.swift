@@ -1,7 +1,7 @@
 import CoderJPEG
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 import Testing
 @testable import Transformers
 

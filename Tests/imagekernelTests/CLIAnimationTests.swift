@@ -1,5 +1,5 @@
 import Foundation
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 /// `info`'s frames and loop columns and `convert` between the animated formats.

@@ -1,5 +1,5 @@
 import Foundation
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 /// Runs the built `imagekernel` binary as a user would and checks DESIGN.md's output formats.
@@ -110,7 +110,7 @@ struct CLITests {
 
 @Suite("imagekernel info against the reference table")
 struct CLIReferenceTests {
-    /// Rows of ../shared/testdata/REFERENCE.tsv by path: width, height, sha256_rgba, sha256_rgba_hb16.
+    /// Rows of Tests/Corpora/REFERENCE.tsv by path: width, height, sha256_rgba, sha256_rgba_hb16.
     static func reference() throws -> [String: [String]] {
         let table = try String(contentsOf: TestData.url("REFERENCE.tsv"), encoding: .utf8)
         var rows: [String: [String]] = [:]
@@ -184,7 +184,6 @@ extension CLIReferenceTests {
     }
 }
 
-import HTTPTestServer
 
 @Suite("imagekernel over HTTP")
 struct CLIHTTPTests {

@@ -1,6 +1,5 @@
 import Foundation
-import HTTPTestServer
-import TestData
+import ImageKernelTestSupport
 import Testing
 
 /// `imagekernel prefetch`: retries, per-host limits, streamed lists, the summary's columns.

@@ -1,7 +1,6 @@
 import Foundation
-import HTTPTestServer
+import ImageKernelTestSupport
 import ImageKernel
-import TestData
 import Testing
 
 /// `--shared-cache`: two processes with their own disk caches share one Redis tier.

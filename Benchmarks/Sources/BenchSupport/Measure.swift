@@ -127,14 +127,9 @@ extension Measure {
     }
 }
 
-/// `../shared/testdata` beside the checkout (or `$IMAGEKERNEL_TESTDATA`): the corpora benchmarks read.
+/// The repository's corpora, `Tests/Corpora` of this checkout (or `$IMAGEKERNEL_TESTDATA`): what
+/// the benchmarks read.
 public func testDataRoot() -> URL {
-    if let env = ProcessInfo.processInfo.environment["IMAGEKERNEL_TESTDATA"] { return URL(fileURLWithPath: env) }
-    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while dir.path != "/" {
-        let candidate = dir.deletingLastPathComponent().appendingPathComponent("shared/testdata")
-        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-        dir = dir.deletingLastPathComponent()
-    }
-    return URL(fileURLWithPath: "../shared/testdata")
+    if let env = ProcessInfo.processInfo.environment["IMAGEKERNEL_TESTDATA"], !env.isEmpty { return URL(fileURLWithPath: env) }
+    return benchmarksDirectory().deletingLastPathComponent().appendingPathComponent("Tests/Corpora")
 }

@@ -7,7 +7,7 @@ public func benchmarksDirectory() -> URL {
     return dir
 }
 
-/// Python interpreters of the peer venvs that `../shared/peers/setup.sh` makes.
+/// Python interpreters of the peer venvs that `Benchmarks/peers/setup.sh` makes.
 public enum Peers {
     /// The fastest Pillow available: `$IMAGEKERNEL_PILLOW_PYTHON`, else the Pillow-SIMD venv, else
     /// the stock Pillow venv. Returns the interpreter and a label for tables; nil when none exists.

@@ -116,7 +116,7 @@ let pillow = Peers.pillowPython()
 print(String(format: "bench-e2e: %d distinct 400x300 JPEGs (%.1f MB) from nginx on port %d -> 128x128 thumbnails; median of %d cold rounds",
              fileCount, Double(totalBytes) / 1e6, nginx.port, rounds))
 print("ours: ImageManager, \(inFlight) in flight (HTTPLoader maxConcurrentDownloads \(inFlight)), TieredCache(memory, DiskCache)")
-print("python: \(pillow?.label ?? "not found (run ../shared/peers/setup.sh)") + requests, \(pythonThreads) threads; curl: --parallel-max \(inFlight), download only")
+print("python: \(pillow?.label ?? "not found (run Benchmarks/peers/setup.sh)") + requests, \(pythonThreads) threads; curl: --parallel-max \(inFlight), download only")
 _ = try runCurl(round: -1)  // warm nginx and the page cache
 var ours: [Double] = [], python: [Double] = [], curl: [Double] = []
 for round in 0..<rounds {

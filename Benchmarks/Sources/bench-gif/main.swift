@@ -46,7 +46,7 @@ let pan = try FixtureCache.data("gif-pan-50x480x270.gif") {
     }
     return try coder.encode(try Image(animating: frames, loopCount: 0), as: .gif, options: EncodeOptions())
 }
-print("bench-gif: CoderGIF vs giflib \(String(cString: cbenchgif_version())) + compositing in C (CBenchGIF), and \(Peers.pillowPython()?.label ?? "no Pillow (run ../shared/peers/setup.sh)")")
+print("bench-gif: CoderGIF vs giflib \(String(cString: cbenchgif_version())) + compositing in C (CBenchGIF), and \(Peers.pillowPython()?.label ?? "no Pillow (run Benchmarks/peers/setup.sh)")")
 let root = testDataRoot()
 for (name, file) in [
     ("pan 50 x 480x270", panFile), ("chi.gif 31 x 320x240", root.appendingPathComponent("gif/pillow/chi.gif")),

@@ -6,7 +6,7 @@ import ImageKernel
 
 // Thumbnail grid: CoderJPEG and CoderPNG decoding with `thumbnailPixelSize` (square boxes) against
 // a full decode of the same bytes, and against Pillow's draft() + thumbnail() on the same file in
-// the same run (Pillow-SIMD where ../shared/peers/setup.sh built it, else stock Pillow). Both
+// the same run (Pillow-SIMD where Benchmarks/peers/setup.sh built it, else stock Pillow). Both
 // sides are timed in process, from bytes in memory, median of the iterations. Each cell times its
 // thumbnail and a full decode alternately, so thumb/full compares decodes made under the same load.
 // Sources: photo-like 400x300 and 6000x4000 images (gradients, waves and sensor noise) as JPEG
@@ -84,7 +84,7 @@ func pillow(_ source: Source) throws -> [Int: (seconds: Double, size: PixelSize)
     return result
 }
 
-let pillowLabel = Peers.pillowPython()?.label ?? "no Pillow (run ../shared/peers/setup.sh)"
+let pillowLabel = Peers.pillowPython()?.label ?? "no Pillow (run Benchmarks/peers/setup.sh)"
 print("bench-grid: thumbnail decode vs full decode vs \(pillowLabel); median of \(smallIterations) (400x300) / \(largeIterations) (6000x4000) iterations")
 print("flags: T = thumb slower than full, P = ours slower than Pillow")
 let widths = [-15, 5, -10, -10, 9, 9, 10, 9, 11, -5]

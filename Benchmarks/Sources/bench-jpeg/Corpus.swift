@@ -5,7 +5,7 @@ import ImageKernel
 
 /// The files the benchmark decodes and the images it encodes.
 enum Corpus {
-    /// `../shared/testdata` beside the checkout (or `$IMAGEKERNEL_TESTDATA`).
+    /// The repository's `Tests/Corpora` (or `$IMAGEKERNEL_TESTDATA`).
     static let testData: URL = testDataRoot()
 
     /// Real photos (1800x1200 and 1200x1800, baseline 4:2:0) plus progressive, grayscale and

@@ -5,7 +5,7 @@ import Transformers
 
 // Transformers against the fastest peers, timed in process on the same pixels in memory:
 // Pillow-SIMD (AVX2 where setup.sh built it) and libvips 8.18 (pyvips + pyvips-binary), from
-// `bash ../shared/peers/setup.sh`. Ours runs with every core (2 on the reference machine) and
+// `bash Benchmarks/peers/setup.sh`. Ours runs with every core (2 on the reference machine) and
 // with one thread; the ratio is the faster peer's time over ours with every core (> 1: ours
 // is faster). Sources are photo-like synthetic images (SyntheticPhoto), RGB and RGBA.
 // Usage: bench-resize [--iterations 7] [--peer-iterations 7] [--only TEXT] [--no-peers] [--min]

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestServer
+import ImageKernelTestSupport
 import Testing
 
 /// The gallery in a real browser: Debian's Chromium, headless, opens `/gallery` for a list of 24

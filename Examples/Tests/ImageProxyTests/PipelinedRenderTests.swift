@@ -2,7 +2,7 @@ import CoderJPEG
 import Foundation
 import ImageKernel
 import ImageProxyCore
-import TestData
+import ImageKernelTestSupport
 import Testing
 import Transformers
 

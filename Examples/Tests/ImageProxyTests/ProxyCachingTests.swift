@@ -2,10 +2,9 @@ import CoderGIF
 import CoderPNG
 import CoderWebP
 import Foundation
-import HTTPTestServer
+import ImageKernelTestSupport
 import ImageKernel
 import ImageProxyCore
-import TestData
 import Testing
 
 @Suite("image-proxy negotiation, validators, caching and coalescing", .serialized)

@@ -1,9 +1,8 @@
 import Foundation
-import HTTPTestServer
+import ImageKernelTestSupport
 import CoderJPEG
 import CoderPNG
 import ImageKernel
-import TestData
 import Testing
 import Transformers
 

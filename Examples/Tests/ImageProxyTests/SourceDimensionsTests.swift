@@ -4,7 +4,7 @@ import Foundation
 import ImageKernel
 import ImageProxyCore
 import Testing
-import TestData
+import ImageKernelTestSupport
 
 /// The header read that decides whether a render runs on the request's thread (small) or on a
 /// render thread: it must agree with the decoders, and say "unknown" rather than guess.

@@ -1,17 +1,22 @@
 import Foundation
 
-/// Locates the shared test corpora: `../shared/testdata` beside the checkout (CI clones the
-/// repository with `shared/` next to it), or `$IMAGEKERNEL_TESTDATA`. Used only by test targets.
+/// The repository's test corpora (`Tests/Corpora`): real images from public test suites with
+/// reference pixel hashes (`REFERENCE*.tsv`), their origins and licences in each folder's
+/// `SOURCE.txt` (summarised in the repository's `NOTICE`).
+///
+/// The corpora are found from this file's own place in the checkout, so tests in a clone (or in
+/// SwiftPM's checkout of the package, for a plugin's tests) need nothing beside it;
+/// `$IMAGEKERNEL_TESTDATA` points elsewhere (a newer copy of the corpora, say).
 public enum TestData {
+    /// The corpus root: `$IMAGEKERNEL_TESTDATA`, else `Tests/Corpora` of the checkout holding this file.
     public static let root: URL = {
-        if let env = ProcessInfo.processInfo.environment["IMAGEKERNEL_TESTDATA"] { return URL(fileURLWithPath: env) }
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while dir.path != "/" {
-            let candidate = dir.deletingLastPathComponent().appendingPathComponent("shared/testdata")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
+        if let env = ProcessInfo.processInfo.environment["IMAGEKERNEL_TESTDATA"], !env.isEmpty {
+            return URL(fileURLWithPath: env)
         }
-        return URL(fileURLWithPath: "../shared/testdata")
+        // Sources/ImageKernelTestSupport/Corpora/TestData.swift -> the package root.
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return packageRoot.appendingPathComponent("Tests/Corpora")
     }()
 
     /// The URL of a file given relative to the corpus root (`pngsuite/basn0g01.png`).

@@ -1,6 +1,6 @@
 import CacheRedis
 import Foundation
-import HTTPTestServer
+import ImageKernelTestSupport
 import ImageKernel
 import Testing
 

@@ -2,7 +2,7 @@
 """Writes pillow-zeroed.tsv: REFERENCE-ANIM.tsv's GIF hashes (and one per frame) with RGB set to 0 where alpha is 0.
 
 Pillow keeps the palette colour under alpha 0 (the `alpha0-rgb-nonzero` caveat in
-../shared/testdata/README.md); GIFCoder writes transparent pixels as (0,0,0,0), as browsers and
+Tests/Corpora/README.md); GIFCoder writes transparent pixels as (0,0,0,0), as browsers and
 libvips do. The caveat says to compare with RGB zeroed there; this table holds Pillow's answer
 zeroed that way, decoded exactly as make_reference_anim.py does (im.seek(i); im.convert('RGBA')).
 Run with the peers' Pillow 13:  ~/.cache/imagekernel-peers/pillow/bin/python make_zeroed_reference.py
@@ -14,7 +14,7 @@ import sys
 from PIL import Image
 
 here = os.path.dirname(os.path.abspath(__file__))
-root = os.environ.get("IMAGEKERNEL_TESTDATA", os.path.join(here, "../../../../shared/testdata"))
+root = os.environ.get("IMAGEKERNEL_TESTDATA", os.path.join(here, "../../Corpora"))
 
 
 def zeroed(rgba):

@@ -1,7 +1,7 @@
 import CoderHEIF
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 
 enum Fixtures {
     /// A smooth opaque RGB gradient with some texture, `width`x`height`.

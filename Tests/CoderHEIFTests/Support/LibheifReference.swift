@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 import ImageKernel
-import TestData
+import ImageKernelTestSupport
 
-/// One row of `../shared/testdata/REFERENCE-LIBHEIF.tsv`: libheif 1.15's own decode (primary
+/// One row of `Tests/Corpora/REFERENCE-LIBHEIF.tsv`: libheif 1.15's own decode (primary
 /// image, transformations applied, 8-bit RGBA) of every HEIF file, or the error it gave.
 struct LibheifRow: Sendable, CustomStringConvertible {
     var path: String

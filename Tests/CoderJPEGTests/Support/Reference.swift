@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
-import TestData
+import ImageKernelTestSupport
 import ImageKernel
 
-/// One row of `../shared/testdata/REFERENCE.tsv` (Pillow's decode of every file).
+/// One row of `Tests/Corpora/REFERENCE.tsv` (Pillow's decode of every file).
 struct ReferenceRow: Sendable, CustomStringConvertible {
     var path: String
     var isError: Bool

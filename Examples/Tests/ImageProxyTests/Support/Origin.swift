@@ -1,7 +1,6 @@
 import Foundation
-import HTTPTestServer
+import ImageKernelTestSupport
 import ImageKernel
-import TestData
 
 /// nginx on 127.0.0.1 serving the fixtures the proxy tests load: images, a corrupt JPEG, text,
 /// a large file, a gallery list, redirects inside and outside the allowed origin, an error
