@@ -94,6 +94,11 @@ public struct DecodeOptions: Sendable, Hashable {
     public var animationPixelLimit: Int
     /// The scale factor to record on the image (`@2x` → 2).
     public var scale: Double
+    /// Decode every image of a multi-image file that is not an animation (ICO/CUR entries,
+    /// TIFF pages) as ``Image/frames``, in file order, each at its own size; by default only the
+    /// one the coder picks (e.g. the largest ICO entry) is decoded. Ignored with
+    /// ``firstFrameOnly``; the frame budgets (``maxFrameCount``, ``animationPixelLimit``) apply.
+    public var allPages: Bool = false
 
     public static let defaultPixelLimit = 256_000_000
     public static let defaultMaxFrameCount = 10_000

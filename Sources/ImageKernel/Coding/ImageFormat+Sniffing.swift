@@ -5,7 +5,7 @@ extension ImageFormat {
     ///
     /// Recognises PNG, JPEG, GIF, WebP, HEIC, HEIF, AVIF (ISO-BMFF `ftyp` brands), TIFF (both byte
     /// orders), BMP, SVG (an `<svg` element near the start, after an optional XML prolog), PDF and
-    /// ICO. Returns ``unknown`` for anything else, including empty input.
+    /// ICO (and CUR, reported as ``ico``). Returns ``unknown`` for anything else, including empty input.
     public static func sniff(_ data: Data) -> ImageFormat {
         data.withUnsafeBytes { sniff(UnsafeRawBufferPointer($0)) }
     }
@@ -29,7 +29,8 @@ extension ImageFormat {
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(Array("BM".utf8)) && b.count >= 14 { return .bmp }
         if starts(Array("%PDF-".utf8)) { return .pdf }
-        if starts([0x00, 0x00, 0x01, 0x00]) && b.count >= 6 && (b[4] != 0 || b[5] != 0) { return .ico }
+        // ICO (type 1) and CUR (type 2, the same container with hotspots) with at least one entry.
+        if (starts([0x00, 0x00, 0x01, 0x00]) || starts([0x00, 0x00, 0x02, 0x00])) && b.count >= 6 && (b[4] != 0 || b[5] != 0) { return .ico }
         if starts(Array("ftyp".utf8), at: 4) { return sniffISOBMFF(b) }
         if looksLikeSVG(b) { return .svg }
         return .unknown
