@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CoderHEIF", targets: ["CoderHEIF"]),
         .library(name: "CoderWebP", targets: ["CoderWebP"]),
         .library(name: "CoderGIF", targets: ["CoderGIF"]),
+        .library(name: "CoderBMP", targets: ["CoderBMP"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
@@ -71,6 +72,8 @@ let package = Package(
         .target(name: "CoderWebP", dependencies: ["ImageKernel", "CWebP"], swiftSettings: strict),
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CoderGIF", dependencies: ["ImageKernel", "CGIF"], swiftSettings: strict),
+        // BMP, ICO and CUR in Swift: no C library.
+        .target(name: "CoderBMP", dependencies: ["ImageKernel"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
         // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
@@ -94,8 +97,8 @@ let package = Package(
         .executableTarget(
             name: "imagekernel",
             dependencies: [
-                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CacheDisk", "CacheRedis",
-                "Transformers",
+                "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CoderBMP", "CacheDisk",
+                "CacheRedis", "Transformers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -140,6 +143,12 @@ let package = Package(
             name: "CoderGIFTests",
             dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderGIF", "ImageKernelConformance"],
             exclude: ["Reference"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderBMPTests",
+            // CoderPNG: the PNG coder BMPCoder is given for PNG entries; AnimationReference: sha256Hex and rgba8.
+            dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderBMP", "CoderPNG", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),

@@ -1,0 +1,165 @@
+import Foundation
+
+/// Turns one stored row of uncompressed BMP pixels into RGB or RGBA, chosen once per image so
+/// the inner loops have no per-pixel branches on the layout.
+struct BMPRowConverter {
+    enum Kind {
+        case indexed(bits: Int)
+        case bgr24
+        case bgrx32
+        case bgra32
+        case bitfields16
+        case bitfields32
+        case linear64
+    }
+
+    let kind: Kind
+    let width: Int
+    /// 3 (RGB) or 4 (RGBA) output bytes per pixel.
+    let channels: Int
+    /// 256 entries of `channels` bytes (alpha 255).
+    private let palette: [UInt8]
+    private let red: ChannelScale
+    private let green: ChannelScale
+    private let blue: ChannelScale
+    private let alpha: ChannelScale?
+
+    init(header: BMPHeader, channels: Int, alphaMask: UInt32) {
+        self.width = header.width
+        self.channels = channels
+        let m = header.masks
+        switch header.bitCount {
+        case 1, 2, 4, 8: kind = .indexed(bits: header.bitCount)
+        case 24: kind = .bgr24
+        case 64: kind = .linear64
+        case 32 where m.red == 0x00FF_0000 && m.green == 0x0000_FF00 && m.blue == 0x0000_00FF && alphaMask == 0:
+            kind = .bgrx32
+        case 32 where m.red == 0x00FF_0000 && m.green == 0x0000_FF00 && m.blue == 0x0000_00FF && alphaMask == 0xFF00_0000:
+            kind = .bgra32
+        case 16: kind = .bitfields16
+        default: kind = .bitfields32
+        }
+        red = ChannelScale(mask: m.red)
+        green = ChannelScale(mask: m.green)
+        blue = ChannelScale(mask: m.blue)
+        alpha = alphaMask == 0 ? nil : ChannelScale(mask: alphaMask)
+        var table = [UInt8](repeating: 255, count: 256 * channels)
+        for index in 0..<256 {
+            for c in 0..<3 { table[index * channels + c] = header.palette[index * 3 + c] }
+        }
+        palette = table
+    }
+
+    /// Converts `width` pixels from `source` (which holds at least the row's bytes) into `dest`.
+    func convert(_ source: UnsafeRawBufferPointer, into dest: UnsafeMutablePointer<UInt8>) {
+        guard let src = source.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        switch kind {
+        case .indexed(let bits): expandIndexed(src, bits: bits, into: dest)
+        case .bgr24: swizzle(src, sourceBytes: 3, keepsAlpha: false, into: dest)
+        case .bgrx32: swizzle(src, sourceBytes: 4, keepsAlpha: false, into: dest)
+        case .bgra32: swizzle(src, sourceBytes: 4, keepsAlpha: true, into: dest)
+        case .bitfields16:
+            for x in 0..<width {
+                let s = src + x * 2
+                writeFields(UInt32(s[0]) | UInt32(s[1]) << 8, to: dest + x * channels)
+            }
+        case .bitfields32:
+            for x in 0..<width {
+                let s = src + x * 4
+                writeFields(UInt32(s[0]) | UInt32(s[1]) << 8 | UInt32(s[2]) << 16 | UInt32(s[3]) << 24, to: dest + x * channels)
+            }
+        case .linear64:
+            for x in 0..<width {
+                let s = src + x * 8, d = dest + x * channels
+                @inline(__always) func sample(_ i: Int) -> Int { Int(Int16(bitPattern: UInt16(s[i * 2]) | UInt16(s[i * 2 + 1]) << 8)) }
+                d[0] = LinearToSRGB.table[min(8192, max(0, sample(2)))]
+                d[1] = LinearToSRGB.table[min(8192, max(0, sample(1)))]
+                d[2] = LinearToSRGB.table[min(8192, max(0, sample(0)))]
+                if channels == 4 { d[3] = UInt8((min(8192, max(0, sample(3))) * 255 + 4096) / 8192) }
+            }
+        }
+    }
+
+    /// BGR(X/A) to RGB(A): the byte-aligned layouts, one loop per output width.
+    @inline(__always)
+    private func swizzle(_ src: UnsafePointer<UInt8>, sourceBytes: Int, keepsAlpha: Bool, into dest: UnsafeMutablePointer<UInt8>) {
+        if channels == 3 {
+            for x in 0..<width {
+                let s = src + x * sourceBytes, d = dest + x * 3
+                d[0] = s[2]; d[1] = s[1]; d[2] = s[0]
+            }
+        } else {
+            for x in 0..<width {
+                let s = src + x * sourceBytes, d = dest + x * 4
+                d[0] = s[2]; d[1] = s[1]; d[2] = s[0]; d[3] = keepsAlpha ? s[3] : 255
+            }
+        }
+    }
+
+    @inline(__always)
+    private func writeFields(_ pixel: UInt32, to d: UnsafeMutablePointer<UInt8>) {
+        d[0] = red.scale(pixel)
+        d[1] = green.scale(pixel)
+        d[2] = blue.scale(pixel)
+        if channels == 4 { d[3] = alpha?.scale(pixel) ?? 255 }
+    }
+
+    /// Palette lookups for 1/2/4/8-bit indices (also used for RLE rows, as 8-bit indices).
+    func expandIndexed(_ src: UnsafePointer<UInt8>, bits: Int, into dest: UnsafeMutablePointer<UInt8>) {
+        palette.withUnsafeBufferPointer { table in
+            guard let pal = table.baseAddress else { return }
+            let perByte = 8 / bits
+            let mask = UInt8(truncatingIfNeeded: (1 << bits) - 1)
+            for x in 0..<width {
+                let index: Int
+                if bits == 8 {
+                    index = Int(src[x])
+                } else {
+                    let shift = 8 - bits * (x % perByte + 1)
+                    index = Int((src[x / perByte] >> UInt8(shift)) & mask)
+                }
+                let p = pal + index * channels, d = dest + x * channels
+                d[0] = p[0]; d[1] = p[1]; d[2] = p[2]
+                if channels == 4 { d[3] = p[3] }
+            }
+        }
+    }
+}
+
+/// One bitfield channel: mask, shift, and the expansion of its values to 8 bits (rounded).
+struct ChannelScale {
+    let mask: UInt32
+    let shift: UInt32
+    let maximum: UInt32
+    /// `value × 255 / maximum`, rounded, for channels of at most 8 bits (else empty).
+    private let table: [UInt8]
+
+    init(mask: UInt32) {
+        self.mask = mask
+        shift = mask == 0 ? 0 : UInt32(mask.trailingZeroBitCount)
+        maximum = mask >> shift
+        if maximum > 0 && maximum < 256 {
+            let max = UInt32(maximum)
+            table = (0...max).map { UInt8(($0 * 255 + max / 2) / max) }
+        } else {
+            table = []
+        }
+    }
+
+    @inline(__always)
+    func scale(_ pixel: UInt32) -> UInt8 {
+        guard maximum != 0 else { return 0 }
+        let value = (pixel & mask) >> shift
+        if maximum < 256 { return table[Int(value)] }
+        return UInt8((UInt64(value) * 255 + UInt64(maximum / 2)) / UInt64(maximum))
+    }
+}
+
+/// 64-bit BMPs hold linear light in s2.13 fixed point (8192 = 1.0): colour is encoded to sRGB.
+enum LinearToSRGB {
+    static let table: [UInt8] = (0...8192).map { step in
+        let linear = Double(step) / 8192
+        let encoded = linear <= 0.0031308 ? linear * 12.92 : 1.055 * pow(linear, 1 / 2.4) - 0.055
+        return UInt8((encoded * 255).rounded())
+    }
+}
