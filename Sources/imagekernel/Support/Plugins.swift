@@ -2,6 +2,7 @@ import Foundation
 import ImageKernel
 import CacheDisk
 import CacheRedis
+import CoderBMP
 import CoderHEIF
 import CoderGIF
 import CoderJPEG
@@ -13,7 +14,7 @@ import LoaderHTTP
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder()])
+        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder(), BMPCoder(pngCoder: PNGCoder())])
     }
 
     /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at
