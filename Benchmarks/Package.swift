@@ -57,6 +57,15 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "bench-bmp",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderBMP", package: "ImageKernel"),
+                .product(name: "CoderPNG", package: "ImageKernel"),
+            ]
+        ),
+        .executableTarget(
             name: "bench-http",
             dependencies: [
                 "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),

@@ -8,6 +8,8 @@
 #   bench-webp      CoderWebP still decode/encode and 50-frame animated decode vs libwebp called from C
 #   bench-gif       CoderGIF animated decode vs giflib + the same compositing in C, and vs Pillow
 #                   (Scripts/pillow_gif.py)
+#   bench-bmp       CoderBMP decode of BMPs (24/32-bit, palette, RLE8) and ICOs vs Pillow(-SIMD) in process
+#                   (Scripts/pillow_bmp.py)
 #   bench-disk      CacheDisk store/read vs raw files
 #   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
 #   bench-resize    Transformers resize, blur and fill+round vs Pillow-SIMD and pyvips 8.18 in process

@@ -50,3 +50,19 @@ struct ConformanceTests {
         try await suite.run(case: testCase)
     }
 }
+
+@Suite("BMPCoder sniffing")
+struct SniffingCURAndBitmapArrays {
+    @Test func curIsSniffedAsICOAndDecoded() throws {
+        let data = try TestData.data("ico/pillow/deerstalker.cur")
+        #expect(ImageFormat.sniff(data) == .ico)
+        #expect(BMPCoder().canDecode(data))
+    }
+
+    @Test func os2BitmapArraysAreClaimedThoughTheKernelDoesNotSniffThem() throws {
+        let data = try TestData.data("bmp/bmpsuite/x/ba-bm.bmp")
+        #expect(ImageFormat.sniff(data) == .unknown)
+        #expect(BMPCoder().canDecode(data))
+        #expect(!BMPCoder().canDecode(Data("BA and then nothing like a bitmap".utf8)))
+    }
+}

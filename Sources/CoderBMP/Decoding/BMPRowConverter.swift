@@ -17,8 +17,8 @@ struct BMPRowConverter {
     let width: Int
     /// 3 (RGB) or 4 (RGBA) output bytes per pixel.
     let channels: Int
-    /// 256 entries of `channels` bytes (alpha 255).
-    private let palette: [UInt8]
+    /// 256 palette entries as RGBA words, R in the low byte (alpha 255); stored little-endian.
+    private let words: [UInt32]
     private let red: ChannelScale
     private let green: ChannelScale
     private let blue: ChannelScale
@@ -43,11 +43,9 @@ struct BMPRowConverter {
         green = ChannelScale(mask: m.green)
         blue = ChannelScale(mask: m.blue)
         alpha = alphaMask == 0 ? nil : ChannelScale(mask: alphaMask)
-        var table = [UInt8](repeating: 255, count: 256 * channels)
-        for index in 0..<256 {
-            for c in 0..<3 { table[index * channels + c] = header.palette[index * 3 + c] }
+        words = (0..<256).map { index in
+            UInt32(header.palette[index * 3]) | UInt32(header.palette[index * 3 + 1]) << 8 | UInt32(header.palette[index * 3 + 2]) << 16 | 0xFF00_0000
         }
-        palette = table
     }
 
     /// Converts `width` pixels from `source` (which holds at least the row's bytes) into `dest`.
@@ -55,6 +53,7 @@ struct BMPRowConverter {
         guard let src = source.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         switch kind {
         case .indexed(let bits): expandIndexed(src, bits: bits, into: dest)
+        case .bgr24 where channels == 3: bgrToRGB(src, into: dest)
         case .bgr24: swizzle(src, sourceBytes: 3, keepsAlpha: false, into: dest)
         case .bgrx32: swizzle(src, sourceBytes: 4, keepsAlpha: false, into: dest)
         case .bgra32: swizzle(src, sourceBytes: 4, keepsAlpha: true, into: dest)
@@ -80,6 +79,30 @@ struct BMPRowConverter {
         }
     }
 
+    /// 24-bit BGR to RGB, four pixels (three 32-bit words) at a time.
+    @inline(__always)
+    private func bgrToRGB(_ src: UnsafePointer<UInt8>, into dest: UnsafeMutablePointer<UInt8>) {
+        let source = UnsafeRawPointer(src), target = UnsafeMutableRawPointer(dest)
+        let blocks = width / 4
+        for block in 0..<blocks {
+            let o = block &* 12
+            // Little-endian words: s0 = b0 g0 r0 b1, s1 = g1 r1 b2 g2, s2 = r2 b3 g3 r3.
+            let s0 = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: o, as: UInt32.self))
+            let s1 = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: o &+ 4, as: UInt32.self))
+            let s2 = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt32.self))
+            let d0 = (s0 >> 16 & 0xFF) | (s0 & 0xFF00) | (s0 & 0xFF) << 16 | (s1 >> 8 & 0xFF) << 24
+            let d1 = (s1 & 0xFF) | (s0 >> 24) << 8 | (s2 & 0xFF) << 16 | (s1 >> 24) << 24
+            let d2 = (s1 >> 16 & 0xFF) | (s2 >> 24) << 8 | (s2 >> 16 & 0xFF) << 16 | (s2 >> 8 & 0xFF) << 24
+            target.storeBytes(of: d0.littleEndian, toByteOffset: o, as: UInt32.self)
+            target.storeBytes(of: d1.littleEndian, toByteOffset: o &+ 4, as: UInt32.self)
+            target.storeBytes(of: d2.littleEndian, toByteOffset: o &+ 8, as: UInt32.self)
+        }
+        for x in (blocks * 4)..<width {
+            let s = src + x * 3, d = dest + x * 3
+            d[0] = s[2]; d[1] = s[1]; d[2] = s[0]
+        }
+    }
+
     /// BGR(X/A) to RGB(A): the byte-aligned layouts, one loop per output width.
     @inline(__always)
     private func swizzle(_ src: UnsafePointer<UInt8>, sourceBytes: Int, keepsAlpha: Bool, into dest: UnsafeMutablePointer<UInt8>) {
@@ -88,10 +111,18 @@ struct BMPRowConverter {
                 let s = src + x * sourceBytes, d = dest + x * 3
                 d[0] = s[2]; d[1] = s[1]; d[2] = s[0]
             }
+        } else if sourceBytes == 4 {
+            // One 32-bit word per pixel: swap B and R (a loop LLVM vectorises).
+            let source = UnsafeRawPointer(src), target = UnsafeMutableRawPointer(dest)
+            let opaque: UInt32 = keepsAlpha ? 0 : 0xFF00_0000
+            for x in 0..<width {
+                let v = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self))
+                target.storeBytes(of: ((v & 0xFF00_FF00) | (v >> 16 & 0xFF) | (v & 0xFF) << 16 | opaque).littleEndian, toByteOffset: x &* 4, as: UInt32.self)
+            }
         } else {
             for x in 0..<width {
                 let s = src + x * sourceBytes, d = dest + x * 4
-                d[0] = s[2]; d[1] = s[1]; d[2] = s[0]; d[3] = keepsAlpha ? s[3] : 255
+                d[0] = s[2]; d[1] = s[1]; d[2] = s[0]; d[3] = 255
             }
         }
     }
@@ -106,21 +137,23 @@ struct BMPRowConverter {
 
     /// Palette lookups for 1/2/4/8-bit indices (also used for RLE rows, as 8-bit indices).
     func expandIndexed(_ src: UnsafePointer<UInt8>, bits: Int, into dest: UnsafeMutablePointer<UInt8>) {
-        palette.withUnsafeBufferPointer { table in
-            guard let pal = table.baseAddress else { return }
+        words.withUnsafeBufferPointer { table in
+            guard let colours = table.baseAddress, width > 0 else { return }
+            let target = UnsafeMutableRawPointer(dest)
             let perByte = 8 / bits
             let mask = UInt8(truncatingIfNeeded: (1 << bits) - 1)
-            for x in 0..<width {
-                let index: Int
-                if bits == 8 {
-                    index = Int(src[x])
-                } else {
-                    let shift = 8 - bits * (x % perByte + 1)
-                    index = Int((src[x / perByte] >> UInt8(shift)) & mask)
-                }
-                let p = pal + index * channels, d = dest + x * channels
-                d[0] = p[0]; d[1] = p[1]; d[2] = p[2]
-                if channels == 4 { d[3] = p[3] }
+            @inline(__always) func index(_ x: Int) -> Int {
+                if bits == 8 { return Int(src[x]) }
+                let shift = 8 - bits * (x % perByte + 1)
+                return Int((src[x / perByte] >> UInt8(shift)) & mask)
+            }
+            if channels == 4 {
+                for x in 0..<width { target.storeBytes(of: colours[index(x)].littleEndian, toByteOffset: x &* 4, as: UInt32.self) }
+            } else {
+                // Four bytes stored per pixel, three kept: the next pixel overwrites the fourth.
+                for x in 0..<(width - 1) { target.storeBytes(of: colours[index(x)].littleEndian, toByteOffset: x &* 3, as: UInt32.self) }
+                let last = colours[index(width - 1)], d = dest + (width - 1) * 3
+                d[0] = UInt8(truncatingIfNeeded: last); d[1] = UInt8(truncatingIfNeeded: last >> 8); d[2] = UInt8(truncatingIfNeeded: last >> 16)
             }
         }
     }
