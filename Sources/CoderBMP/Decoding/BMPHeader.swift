@@ -7,20 +7,6 @@ struct BMPHeader {
         case none, rle8, rle4, bitfields, embeddedJPEG, embeddedPNG
     }
 
-    /// A channel's mask as a shift and the largest value after shifting.
-    struct Channel {
-        var shift: UInt32 = 0
-        var maximum: UInt32 = 0
-
-        init(mask: UInt32) {
-            guard mask != 0 else { return }
-            shift = UInt32(mask.trailingZeroBitCount)
-            maximum = mask >> shift
-        }
-
-        var isPresent: Bool { maximum != 0 }
-    }
-
     var headerSize: Int
     var width: Int
     /// Rows as stored; for an ICO entry, the XOR rows (half the header's height).
@@ -31,7 +17,6 @@ struct BMPHeader {
     var masks: (red: UInt32, green: UInt32, blue: UInt32, alpha: UInt32)
     /// 256 palette entries as RGB triples; entries the file does not give are black.
     var palette: [UInt8]
-    var paletteCount: Int
     /// Where the pixel data starts, from the start of the buffer.
     var pixelOffset: Int
     var iccProfile: [UInt8]?
@@ -116,7 +101,7 @@ struct BMPHeader {
         let entrySize = isCore ? 3 : 4
         let used = Int(isCore ? 0 : field(32))
         // An oversized palette (more entries than the depth can index) is read up to what can be indexed.
-        paletteCount = bitCount <= 8 ? (used == 0 || used > 1 << bitCount ? 1 << bitCount : used) : 0
+        let paletteCount = bitCount <= 8 ? (used == 0 || used > 1 << bitCount ? 1 << bitCount : used) : 0
         var palette = [UInt8](repeating: 0, count: 256 * 3)
         for index in 0..<paletteCount {
             let entry = paletteStart + index * entrySize
