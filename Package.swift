@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CoderHEIF", targets: ["CoderHEIF"]),
         .library(name: "CoderWebP", targets: ["CoderWebP"]),
         .library(name: "CoderGIF", targets: ["CoderGIF"]),
+        .library(name: "CoderTIFF", targets: ["CoderTIFF"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
@@ -71,6 +72,10 @@ let package = Package(
         .target(name: "CoderWebP", dependencies: ["ImageKernel", "CWebP"], swiftSettings: strict),
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CoderGIF", dependencies: ["ImageKernel", "CGIF"], swiftSettings: strict),
+        // libtiff reports errors by value; the shim holds the memory I/O, the per-call message
+        // handlers and the strip/tile loops.
+        .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
+        .target(name: "CoderTIFF", dependencies: ["ImageKernel", "CTIFF"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
         // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
@@ -96,6 +101,7 @@ let package = Package(
             dependencies: [
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CacheDisk", "CacheRedis",
                 "Transformers",
+                "CoderTIFF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -140,6 +146,11 @@ let package = Package(
             name: "CoderGIFTests",
             dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderGIF", "ImageKernelConformance"],
             exclude: ["Reference"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderTIFFTests",
+            dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderTIFF", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),

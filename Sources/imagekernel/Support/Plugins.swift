@@ -4,6 +4,7 @@ import CacheDisk
 import CacheRedis
 import CoderHEIF
 import CoderGIF
+import CoderTIFF
 import CoderJPEG
 import CoderPNG
 import CoderWebP
@@ -13,7 +14,7 @@ import LoaderHTTP
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder()])
+        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder(), TIFFCoder()])
     }
 
     /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at
