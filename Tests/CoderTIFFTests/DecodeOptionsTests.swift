@@ -1,0 +1,59 @@
+import CoderTIFF
+import Foundation
+import ImageKernel
+import ImageKernelTestSupport
+import Testing
+
+@Suite("TIFF decode options, pages and orientation")
+struct DecodeOptionsTests {
+    @Test(arguments: 1...8)
+    func orientationIsReportedNotApplied(_ value: Int) throws {
+        let image = try TIFFCoder().decode(try TestData.data("tiff/pillow/g4_orientation_\(value).tif"), options: DecodeOptions())
+        #expect(image.orientation == ExifOrientation(rawValue: value))
+        // Stored size, not the displayed one: 5–8 are stored 88x590 and shown 590x88.
+        #expect(value <= 4 ? image.width == 590 && image.height == 88 : image.width == 88 && image.height == 590)
+    }
+
+    @Test func pageZeroByDefaultAndAllPagesOnRequest() throws {
+        let data = try TestData.data("tiff/pillow/multipage.tiff")
+        #expect(try TIFFCoder().decode(data, options: DecodeOptions()).frameCount == 1)
+        // Pages 0 and 1 are 10x10, page 2 is 20x20: not a frame, counted as skipped.
+        let all = try TIFFCoder(pages: .all).decode(data, options: DecodeOptions())
+        #expect(all.frameCount == 2)
+        #expect(all.decoderNotes["tiff.pages.skipped"] == "1")
+        #expect(all.allFrames.allSatisfy { $0.image.width == 10 && $0.image.height == 10 })
+        #expect(Set(all.allFrames.map { $0.image.pixels }).count > 1, "the pages differ")
+        #expect(try TIFFCoder(pages: .all).decode(data, options: DecodeOptions(firstFrameOnly: true)).frameCount == 1)
+    }
+
+    @Test func pagesOfAnotherSizeAreSkippedAndCounted() throws {
+        // Page 0 is 128x128 RGB; the other four differ in size or layout.
+        let image = try TIFFCoder(pages: .all).decode(try TestData.data("tiff/derived/hopper_multipage_mixed.tif"), options: DecodeOptions())
+        let skipped = Int(image.decoderNotes["tiff.pages.skipped"] ?? "0") ?? 0
+        #expect(image.frameCount + skipped == 5)
+        #expect(image.allFrames.allSatisfy { $0.image.width == 128 && $0.image.pixelFormat == image.pixelFormat })
+    }
+
+    @Test func sixteenBitSamplesStaySixteenBit() throws {
+        let rgb = try TIFFCoder().decode(try TestData.data("tiff/derived/hopper_rgb16_lzw_planar.tif"), options: DecodeOptions())
+        #expect(rgb.pixelFormat == .rgb16)
+        let gray = try TIFFCoder().decode(try TestData.data("tiff/pillow/16bit.MM.deflate.tif"), options: DecodeOptions())
+        #expect(gray.pixelFormat == .gray16)
+        let rgba = try TIFFCoder().decode(try TestData.data("tiff/derived/hopper_rgba16_unassoc_zip.tif"), options: DecodeOptions())
+        #expect(rgba.pixelFormat == .rgba16)
+    }
+
+    @Test func thumbnailIsAreaDownscaled() throws {
+        let data = try TestData.data("tiff/pillow/g4-multi.tiff")  // 3307x4677 fax page
+        let image = try TIFFCoder().decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 256, height: 256)))
+        #expect(PixelSize(width: image.width, height: image.height) == PixelSize.thumbnail(of: PixelSize(width: 3307, height: 4677), fitting: PixelSize(width: 256, height: 256)))
+        #expect(image.decoderNotes[Image.MetadataKey.thumbnailSource] == "downscaled")
+    }
+
+    @Test func bigTIFFAndBothByteOrdersAreSniffed() throws {
+        for path in ["tiff/pillow/hopper_bigtiff.tif", "tiff/derived/hopper_bigtiff_zip_tiled.tif", "tiff/derived/hopper_be_lzw.tif", "tiff/pillow/hopper.tif"] {
+            let data = try TestData.data(path)
+            #expect(TIFFCoder().canDecode(data), "\(path)")
+        }
+    }
+}
