@@ -113,6 +113,20 @@ int ctiff_read_direct(TIFF *tif, const ctiff_page *p, uint8_t *out, size_t out_r
         TIFFErrorExtR(tif, "CoderTIFF", "zero tile or strip size");
         return 0;
     }
+    // Stored rows already in the kernel's layout: strips are read straight into the output.
+    const int as_stored = !p->tiled && !separate && !packed && p->path == CTIFF_PATH_DIRECT && spp == p->out_channels &&
+                          p->photometric != PHOTOMETRIC_MINISWHITE && !p->alpha_associated &&
+                          p->sample_format == SAMPLEFORMAT_UINT && out_row_bytes == band_row;
+    if (as_stored) {
+        for (uint32_t y0 = 0; y0 < p->height; y0 += band_rows) {
+            const uint32_t rows = p->height - y0 < band_rows ? p->height - y0 : band_rows;
+            uint8_t *start = out + (size_t)y0 * out_row_bytes;
+            tmsize_t n = TIFFReadEncodedStrip(tif, TIFFComputeStrip(tif, y0, 0), start, (tmsize_t)(band_row * rows));
+            if (n < 0) return 0;
+            if ((uint64_t)n < band_row * rows) memset(start + n, 0, (size_t)(band_row * rows - (uint64_t)n));
+        }
+        return 1;
+    }
     uint64_t chunk_size = 0;
     if (p->tiled) {
         chunk_size = (uint64_t)TIFFTileSize64(tif);
