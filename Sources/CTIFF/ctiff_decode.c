@@ -43,7 +43,9 @@ static void convert_row(const ctiff_page *p, const uint8_t *in, uint8_t *out) {
         for (uint32_t x = 0; x < width; x++) {
             unsigned v = read_bits(in, (uint64_t)x * bits, bits);
             unsigned wide = (v << (16 - bits)) | (v >> (2 * bits - 16));
-            o[x] = (uint16_t)(invert ? 65535 - wide : wide);
+            if (invert) wide = 65535 - wide;
+            if (p->out_bits == 8) out[x] = (uint8_t)(wide >> 8);
+            else o[x] = (uint16_t)wide;
         }
         return;
     }
@@ -64,10 +66,12 @@ static void convert_row(const ctiff_page *p, const uint8_t *in, uint8_t *out) {
     }
     const uint16_t *in16 = (const uint16_t *)in;
     uint16_t *out16 = (uint16_t *)out;
+    // out_bits 8: the caller did not ask for 16 bits; the high byte is kept (libpng's strip_16).
+    const int narrow = p->out_bits == 8;
     const int is_signed = p->sample_format == SAMPLEFORMAT_INT;
     for (uint32_t x = 0; x < width; x++) {
         const uint16_t *s = in16 + (size_t)x * spp;
-        uint16_t *d = out16 + (size_t)x * outc;
+        const size_t d = (size_t)x * outc;
         uint32_t a = alpha >= 0 ? s[alpha] : 65535;
         for (int c = 0; c < colors; c++) {
             uint32_t v = s[c];
@@ -77,9 +81,13 @@ static void convert_row(const ctiff_page *p, const uint8_t *in, uint8_t *out) {
                 v = a == 0 ? 0 : (uint32_t)(((uint64_t)v * 65535 + a / 2) / a);
                 if (v > 65535) v = 65535;
             }
-            d[c] = (uint16_t)v;
+            if (narrow) out[d + c] = (uint8_t)(v >> 8);
+            else out16[d + c] = (uint16_t)v;
         }
-        if (alpha >= 0) d[colors] = (uint16_t)a;
+        if (alpha >= 0) {
+            if (narrow) out[d + colors] = (uint8_t)(a >> 8);
+            else out16[d + colors] = (uint16_t)a;
+        }
     }
 }
 

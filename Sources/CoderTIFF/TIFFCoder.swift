@@ -15,10 +15,10 @@ import ImageKernel
 /// either fill order, and whatever compression libtiff was built with (none, LZW, deflate,
 /// PackBits, JPEG incl. YCbCr and old-style JPEG, WebP, ZSTD, LZMA, CCITT G3/G4, LogLuv).
 /// Pixel formats:
-/// - 8- and 16-bit gray and RGB, with or without alpha, keep their depth (`gray8` … `rgba16`);
-///   16-bit samples stay 16-bit whatever ``DecodeOptions/preserve16Bit`` says, since the
-///   image's 8-bit view (``Image/rgba8Pixels()``) keeps the high byte anyway.
-///   9–15-bit gray is widened to `gray16` by bit replication; signed 16-bit gray is clipped at 0.
+/// - 8-bit gray and RGB, with or without alpha: `gray8`, `grayAlpha8`, `rgb8`, `rgba8`.
+///   16-bit samples (and 9–15-bit gray, widened to 16 by bit replication; signed 16-bit gray,
+///   clipped at 0) give `gray16` … `rgba16` with ``DecodeOptions/preserve16Bit``, else keep
+///   their high byte (the kernel's rule, libpng's `strip_16`).
 ///   MinIsWhite is inverted. Associated (premultiplied) alpha is un-premultiplied; unassociated
 ///   alpha is kept as stored; other extra samples are dropped.
 /// - CMYK (8 or 16 bits) becomes `rgb8` by the naive formula (R = (255−C)(255−K)/255, as Pillow;
@@ -58,6 +58,7 @@ import ImageKernel
 ///
 /// A `TIFFCoder` holds no mutable state; one value may be used from any number of threads at once.
 public struct TIFFCoder: ImageCoder {
+    /// `"CoderTIFF"`, the plugin name in errors and logs.
     public let name = "CoderTIFF"
     /// Which pages a decode returns.
     public let pages: Pages
@@ -80,6 +81,7 @@ public struct TIFFCoder: ImageCoder {
         case lzw
     }
 
+    /// A coder returning `pages` on decode and writing `compression` on encode.
     public init(pages: Pages = .first, compression: Compression = .deflate) {
         self.pages = pages
         self.compression = compression
@@ -96,6 +98,7 @@ public struct TIFFCoder: ImageCoder {
         ImageFormat.sniff(data) == .tiff
     }
 
+    /// Decodes page 0 (and, with ``Pages/all``, the pages like it); see the type's documentation.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
         let (coder, pages) = (name, pages)
         let result = data.withUnsafeBytes { bytes in

@@ -34,13 +34,18 @@ struct DecodeOptionsTests {
         #expect(image.allFrames.allSatisfy { $0.image.width == 128 && $0.image.pixelFormat == image.pixelFormat })
     }
 
-    @Test func sixteenBitSamplesStaySixteenBit() throws {
-        let rgb = try TIFFCoder().decode(try TestData.data("tiff/derived/hopper_rgb16_lzw_planar.tif"), options: DecodeOptions())
-        #expect(rgb.pixelFormat == .rgb16)
-        let gray = try TIFFCoder().decode(try TestData.data("tiff/pillow/16bit.MM.deflate.tif"), options: DecodeOptions())
-        #expect(gray.pixelFormat == .gray16)
-        let rgba = try TIFFCoder().decode(try TestData.data("tiff/derived/hopper_rgba16_unassoc_zip.tif"), options: DecodeOptions())
-        #expect(rgba.pixelFormat == .rgba16)
+    @Test(arguments: [
+        ("tiff/derived/hopper_rgb16_lzw_planar.tif", PixelFormat.rgb16, PixelFormat.rgb8),
+        ("tiff/pillow/16bit.MM.deflate.tif", .gray16, .gray8),
+        ("tiff/derived/hopper_rgba16_unassoc_zip.tif", .rgba16, .rgba8),
+        ("tiff/pillow/12bit.cropped.tif", .gray16, .gray8),
+    ])
+    func sixteenBitSamplesAreKeptOnRequestElseTheirHighByte(_ path: String, _ wide: PixelFormat, _ narrow: PixelFormat) throws {
+        let data = try TestData.data(path)
+        let kept = try TIFFCoder().decode(data, options: DecodeOptions(preserve16Bit: true))
+        let stripped = try TIFFCoder().decode(data, options: DecodeOptions())
+        #expect(kept.pixelFormat == wide && stripped.pixelFormat == narrow)
+        #expect(kept.rgba8Pixels() == stripped.rgba8Pixels(), "the 8-bit decode is the 16-bit one's high byte")
     }
 
     @Test func thumbnailIsAreaDownscaled() throws {

@@ -35,7 +35,7 @@ struct EncodingTests {
             let image = try Self.pattern(format, padding: padding)
             let data = try coder.encode(image, as: .tiff, options: EncodeOptions())
             #expect(ImageFormat.sniff(data) == .tiff)
-            let decoded = try coder.decode(data, options: DecodeOptions())
+            let decoded = try coder.decode(data, options: DecodeOptions(preserve16Bit: true))
             #expect(decoded.pixelFormat == format && decoded.width == image.width && decoded.height == image.height)
             #expect(Self.tight(decoded) == Self.tight(image), "\(format) \(compression) padding \(padding)")
         }
@@ -45,15 +45,15 @@ struct EncodingTests {
         let profile = [UInt8]((0..<3000).map { UInt8(truncatingIfNeeded: $0 * 7) })
         var image = try Self.pattern(.rgb8)
         image.iccProfile = profile
-        let decoded = try TIFFCoder().decode(try TIFFCoder().encode(image, as: .tiff, options: EncodeOptions()), options: DecodeOptions())
+        let decoded = try TIFFCoder().decode(try TIFFCoder().encode(image, as: .tiff, options: EncodeOptions()), options: DecodeOptions(preserve16Bit: true))
         #expect(decoded.iccProfile == profile)
-        let none = try TIFFCoder().decode(try TIFFCoder().encode(try Self.pattern(.rgb8), as: .tiff, options: EncodeOptions()), options: DecodeOptions())
+        let none = try TIFFCoder().decode(try TIFFCoder().encode(try Self.pattern(.rgb8), as: .tiff, options: EncodeOptions()), options: DecodeOptions(preserve16Bit: true))
         #expect(none.iccProfile == nil)
     }
 
     @Test func largeImageSpansManyStrips() throws {
         let image = try Self.pattern(.rgba16, width: 700, height: 300)
-        let decoded = try TIFFCoder().decode(try TIFFCoder().encode(image, as: .tiff, options: EncodeOptions()), options: DecodeOptions())
+        let decoded = try TIFFCoder().decode(try TIFFCoder().encode(image, as: .tiff, options: EncodeOptions()), options: DecodeOptions(preserve16Bit: true))
         #expect(decoded.pixels == image.pixels)
     }
 
@@ -61,7 +61,7 @@ struct EncodingTests {
         // 50% alpha over (200, 100, 0) stored premultiplied.
         let pixels = [UInt8](repeating: 0, count: 0) + (0..<16).flatMap { _ in [UInt8(100), 50, 0, 128] }
         let image = try Image(width: 4, height: 4, pixelFormat: .rgba8Premultiplied, pixels: pixels)
-        let decoded = try TIFFCoder().decode(try TIFFCoder().encode(image, as: .tiff, options: EncodeOptions()), options: DecodeOptions())
+        let decoded = try TIFFCoder().decode(try TIFFCoder().encode(image, as: .tiff, options: EncodeOptions()), options: DecodeOptions(preserve16Bit: true))
         #expect(decoded.pixelFormat == .rgba8)
         #expect(Array(decoded.pixels.prefix(4)) == [199, 99, 0, 128])
     }

@@ -73,7 +73,8 @@ typedef struct {
     uint32_t subfile_type;
     const uint8_t *icc;
     uint32_t icc_size;
-    /// How to decode it and what comes out: 1–4 channels of 8 or 16 bits.
+    /// How to decode it and what comes out: 1–4 channels of 8 or 16 bits. A caller may lower
+    /// out_bits from 16 to 8 before ctiff_read_direct: 16-bit samples then keep their high byte.
     ctiff_path path;
     int32_t out_channels;
     int32_t out_bits;

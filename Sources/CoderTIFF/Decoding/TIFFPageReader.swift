@@ -23,6 +23,7 @@ struct TIFFPageReader {
         if page.sample_format == UInt16(SAMPLEFORMAT_IEEEFP) {
             throw TIFFFailure.unsupported("page \(index) has floating-point samples", coder: coder)
         }
+        if page.out_bits == 16 && !options.preserve16Bit { page.out_bits = 8 }
         return page
     }
 
