@@ -8,6 +8,7 @@
 #   bench-webp      CoderWebP still decode/encode and 50-frame animated decode vs libwebp called from C
 #   bench-gif       CoderGIF animated decode vs giflib + the same compositing in C, and vs Pillow
 #                   (Scripts/pillow_gif.py)
+#   bench-tiff      CoderTIFF 12 MP RGB decode/encode (deflate, LZW) vs libtiff called from C
 #   bench-disk      CacheDisk store/read vs raw files
 #   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
 #   bench-resize    Transformers resize, blur and fill+round vs Pillow-SIMD and pyvips 8.18 in process
