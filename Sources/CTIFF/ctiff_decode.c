@@ -1,4 +1,5 @@
 #include "ctiff.h"
+#include "ctiff_reduce.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,16 @@ static int needed_plane(const ctiff_page *p, int plane) {
 }
 
 int ctiff_read_direct(TIFF *tif, const ctiff_page *p, uint8_t *out, size_t out_row_bytes, int64_t max_alloc) {
+    return ctiff_read_direct_scaled(tif, p, out, out_row_bytes, p->width, p->height, max_alloc);
+}
+
+int ctiff_read_direct_scaled(TIFF *tif, const ctiff_page *p, uint8_t *out, size_t out_row_bytes, uint32_t out_width,
+                             uint32_t out_height, int64_t max_alloc) {
+    const int reduces = out_width != p->width || out_height != p->height;
+    if (out_width == 0 || out_height == 0 || out_width > p->width || out_height > p->height) {
+        TIFFErrorExtR(tif, "CoderTIFF", "cannot reduce %ux%u to %ux%u", p->width, p->height, out_width, out_height);
+        return 0;
+    }
     const int spp = p->samples_per_pixel;
     const int bytes = p->bits_per_sample == 16 ? 2 : 1;
     const int separate = p->planar == PLANARCONFIG_SEPARATE && spp > 1;
@@ -122,7 +133,7 @@ int ctiff_read_direct(TIFF *tif, const ctiff_page *p, uint8_t *out, size_t out_r
         return 0;
     }
     // Stored rows already in the kernel's layout: strips are read straight into the output.
-    const int as_stored = !p->tiled && !separate && !packed && p->path == CTIFF_PATH_DIRECT && spp == p->out_channels &&
+    const int as_stored = !reduces && !p->tiled && !separate && !packed && p->path == CTIFF_PATH_DIRECT && spp == p->out_channels &&
                           p->photometric != PHOTOMETRIC_MINISWHITE && !p->alpha_associated &&
                           p->sample_format == SAMPLEFORMAT_UINT && out_row_bytes == band_row;
     if (as_stored) {
@@ -153,7 +164,15 @@ int ctiff_read_direct(TIFF *tif, const ctiff_page *p, uint8_t *out, size_t out_r
     }
     uint8_t *band = calloc(1, (size_t)band_size);
     uint8_t *chunk = chunk_size ? malloc((size_t)chunk_size) : NULL;
-    int ok = band != NULL && (chunk_size == 0 || chunk != NULL);
+    // When reducing, each converted row goes to a one-row buffer and into the box average.
+    const size_t full_row = (size_t)p->width * p->out_channels * (p->out_bits / 8);
+    uint8_t *row_buffer = reduces ? malloc(full_row) : NULL;
+    ctiff_reducer reducer = {0};
+    const int has_alpha = p->out_channels == 2 || p->out_channels == 4;
+    int ok = band != NULL && (chunk_size == 0 || chunk != NULL) &&
+             (!reduces || (row_buffer != NULL && ctiff_reducer_init(&reducer, p->width, p->height, out_width, out_height,
+                                                                    p->out_channels, p->out_bits / 8, has_alpha, out,
+                                                                    out_row_bytes)));
     if (!ok) TIFFErrorExtR(tif, "CoderTIFF", "out of memory for a band of %llu bytes", (unsigned long long)band_size);
     for (uint32_t y0 = 0; ok && y0 < p->height; y0 += band_rows) {
         const uint32_t rows = p->height - y0 < band_rows ? p->height - y0 : band_rows;
@@ -188,8 +207,17 @@ int ctiff_read_direct(TIFF *tif, const ctiff_page *p, uint8_t *out, size_t out_r
                 }
             }
         }
-        for (uint32_t r = 0; ok && r < rows; r++) convert_row(p, band + r * band_row, out + (size_t)(y0 + r) * out_row_bytes);
+        for (uint32_t r = 0; ok && r < rows; r++) {
+            if (reduces) {
+                convert_row(p, band + r * band_row, row_buffer);
+                ctiff_reducer_add_row(&reducer, row_buffer);
+            } else {
+                convert_row(p, band + r * band_row, out + (size_t)(y0 + r) * out_row_bytes);
+            }
+        }
     }
+    ctiff_reducer_free(&reducer);
+    free(row_buffer);
     free(band);
     free(chunk);
     return ok;

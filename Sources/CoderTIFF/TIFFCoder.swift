@@ -43,7 +43,10 @@ import ImageKernel
 /// count × size is checked against ``DecodeOptions/maxFrameCount`` and
 /// ``DecodeOptions/animationPixelLimit`` first.
 ///
-/// Thumbnails are area averaged after a full decode (``Image/areaDownscaled(to:)``).
+/// Thumbnails are the kernel's area average (``Image/areaDownscaled(to:)``, pixel for pixel):
+/// computed strip by strip (or tile row by tile row) while decoding for the layouts read directly
+/// (8/16-bit gray and RGB with or without alpha, CMYK), so a thumbnail never holds the full-size
+/// page; after a full decode for the `TIFFRGBAImage` layouts.
 ///
 /// libtiff's errors and warnings go to a handler of each call, never to stderr or libtiff's
 /// process-wide handlers: errors become the message of the ``ImageKernelError`` (plugin

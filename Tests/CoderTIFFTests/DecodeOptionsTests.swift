@@ -62,3 +62,27 @@ struct DecodeOptionsTests {
         }
     }
 }
+
+@Suite("TIFF thumbnails streamed while decoding")
+struct StreamedThumbnailTests {
+    /// The streamed box average equals a full decode followed by the kernel's areaDownscaled,
+    /// for every directly read layout (strips, tiles, planar, alpha, 16-bit, CMYK).
+    @Test(arguments: [
+        "tiff/pillow/hopper.tif", "tiff/derived/hopper_lzw_tiled64.tif", "tiff/derived/hopper_zip_tiled_planar.tif",
+        "tiff/derived/hopper_rgba_unassoc.tif", "tiff/derived/hopper_gray_alpha.tif", "tiff/derived/hopper_rgba16_unassoc_zip.tif",
+        "tiff/derived/hopper_cmyk_lzw.tif", "tiff/derived/hopper_raw_rows7.tif", "tiff/pillow/12bit.cropped.tif",
+    ])
+    func streamedThumbnailEqualsFullDecodeDownscaled(_ path: String) throws {
+        let data = try TestData.data(path)
+        for preserve in [false, true] {
+            let full = try TIFFCoder().decode(data, options: DecodeOptions(preserve16Bit: preserve))
+            for box in [PixelSize(width: 37, height: 29), PixelSize(width: 64, height: 64), PixelSize(width: 1, height: 1), PixelSize(width: 127, height: 500)] {
+                let target = PixelSize.thumbnail(of: PixelSize(width: full.width, height: full.height), fitting: box)
+                let thumbnail = try TIFFCoder().decode(data, options: DecodeOptions(thumbnailPixelSize: box, preserve16Bit: preserve))
+                let expected = try full.areaDownscaled(to: target)
+                #expect(thumbnail.pixelFormat == expected.pixelFormat && thumbnail.width == target.width && thumbnail.height == target.height)
+                #expect(thumbnail.pixels == expected.pixels, "\(path) box \(box) preserve16Bit \(preserve)")
+            }
+        }
+    }
+}

@@ -89,6 +89,12 @@ int ctiff_read_page(TIFF *tif, ctiff_page *page);
 /// `max_alloc` bytes of its own (one band of strips or tiles). 1 on success, 0 on error.
 int ctiff_read_direct(TIFF *tif, const ctiff_page *page, uint8_t *out, size_t out_row_bytes, int64_t max_alloc);
 
+/// ctiff_read_direct reduced on the fly to out_width × out_height (at most the page's size) by
+/// the kernel's area average (Image.areaDownscaled: box means, colour weighted by straight
+/// alpha, rounded to nearest), holding one band and one row of sums instead of the whole page.
+int ctiff_read_direct_scaled(TIFF *tif, const ctiff_page *page, uint8_t *out, size_t out_row_bytes, uint32_t out_width,
+                             uint32_t out_height, int64_t max_alloc);
+
 /// Decodes the current page with TIFFRGBAImage in stored order (Orientation not applied) into
 /// `out`, width × height × 4 bytes, then un-premultiplies and packs it to page->out_channels
 /// (1 gray, 3 RGB or 4 RGBA) tightly. 1 on success, 0 on error (messages say why).

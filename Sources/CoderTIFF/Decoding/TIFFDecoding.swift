@@ -36,7 +36,8 @@ enum TIFFDecoding {
             guard TIFFSetDirectory(tif, 0) == 1 else { throw TIFFFailure.libtiff(source.pointee.messages, what: "page 0", coder: coder) }
             page = try reader.readTags(tif, index: 0)
         }
-        var image = try reader.decode(tif, page: &page, index: 0)
+        let target = options.thumbnailPixelSize.map { PixelSize.thumbnail(of: canvas, fitting: $0) } ?? canvas
+        var image = try reader.decode(tif, page: &page, index: 0, target: target)
         var frames: [ImageFrame] = []
         var skipped = 0
         for index in 1..<max(1, pageCount) {
@@ -47,7 +48,7 @@ enum TIFFDecoding {
                 skipped += 1
                 continue
             }
-            let frame = try reader.decode(tif, page: &next, index: index)
+            let frame = try reader.decode(tif, page: &next, index: index, target: target)
             guard frame.pixelFormat == image.pixelFormat else {
                 skipped += 1
                 continue
@@ -60,16 +61,7 @@ enum TIFFDecoding {
             let more = Int(source.pointee.messages.warning_count) - 4
             image.decoderNotes[warningsNote] = more > 0 ? "\(warnings); and \(more) more" : warnings
         }
-        if let box = options.thumbnailPixelSize {
-            let target = PixelSize.thumbnail(of: canvas, fitting: box)
-            if target != canvas {
-                image = try image.areaDownscaled(to: target)
-                image.decoderNotes[Image.MetadataKey.thumbnailSource] = "downscaled"
-                frames = try frames.map { (frame) throws(ImageKernelError) -> ImageFrame in
-                    ImageFrame(image: try frame.image.areaDownscaled(to: target), duration: frame.duration)
-                }
-            }
-        }
+        if target != canvas { image.decoderNotes[Image.MetadataKey.thumbnailSource] = "downscaled" }
         image.frames = frames
         return image
     }

@@ -27,9 +27,24 @@ struct TIFFPageReader {
         return page
     }
 
-    /// The page's pixels, in stored order, with orientation and ICC profile attached.
-    func decode(_ tif: OpaquePointer, page: inout ctiff_page, index: Int) throws(ImageKernelError) -> Image {
+    /// The page's pixels, in stored order, with orientation and ICC profile attached; reduced to
+    /// `target` by the kernel's area average when given (streamed strip by strip where the page
+    /// is read directly, else after a full decode).
+    func decode(_ tif: OpaquePointer, page: inout ctiff_page, index: Int, target: PixelSize? = nil) throws(ImageKernelError) -> Image {
         let (width, height) = (Int(page.width), Int(page.height))
+        if let target, target != PixelSize(width: width, height: height) {
+            guard page.path != CTIFF_PATH_RGBA else { return try decode(tif, page: &page, index: index).areaDownscaled(to: target) }
+            let rowBytes = target.width * Int(page.out_channels) * Int(page.out_bits) / 8
+            var ok = false
+            let limit = allocationLimit
+            let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * target.height) { buffer, count in
+                ok = ctiff_read_direct_scaled(
+                    tif, &page, buffer.baseAddress, rowBytes, UInt32(target.width), UInt32(target.height), limit) == 1
+                count = ok ? rowBytes * target.height : 0
+            }
+            guard ok else { throw TIFFFailure.libtiff(source.pointee.messages, what: "page \(index)'s pixels", coder: coder) }
+            return try image(page, pixels: pixels, size: target)
+        }
         var pixels: [UInt8]
         var ok = false
         if page.path == CTIFF_PATH_RGBA {
@@ -46,6 +61,10 @@ struct TIFFPageReader {
             }
         }
         guard ok else { throw TIFFFailure.libtiff(source.pointee.messages, what: "page \(index)'s pixels", coder: coder) }
+        return try image(page, pixels: pixels, size: PixelSize(width: width, height: height))
+    }
+
+    private func image(_ page: ctiff_page, pixels: [UInt8], size: PixelSize) throws(ImageKernelError) -> Image {
         let layout: PixelFormat.Layout
         switch page.out_channels {
         case 1: layout = .gray
@@ -55,7 +74,7 @@ struct TIFFPageReader {
         }
         let icc = page.icc.map { Array(UnsafeBufferPointer(start: $0, count: Int(page.icc_size))) }
         return try Image(
-            width: width, height: height, pixelFormat: PixelFormat(layout: layout, bitsPerComponent: Int(page.out_bits)),
+            width: size.width, height: size.height, pixelFormat: PixelFormat(layout: layout, bitsPerComponent: Int(page.out_bits)),
             pixels: pixels, orientation: ExifOrientation(rawValue: Int(page.orientation)) ?? .up, iccProfile: icc,
             sourceFormat: .tiff, scale: options.scale)
     }
