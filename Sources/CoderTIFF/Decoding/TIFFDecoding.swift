@@ -41,7 +41,8 @@ enum TIFFDecoding {
         var frames: [ImageFrame] = []
         var skipped = 0
         for index in 1..<max(1, pageCount) {
-            guard TIFFSetDirectory(tif, tdir_t(index)) == 1 else { break }
+            // The next directory in the chain (TIFFSetDirectory would walk from the first each time).
+            guard TIFFReadDirectory(tif) == 1 else { break }
             var next = try reader.readTags(tif, index: index)
             let isReduced = next.subfile_type & UInt32(FILETYPE_REDUCEDIMAGE) != 0
             guard !isReduced, Int(next.width) == canvas.width, Int(next.height) == canvas.height else {
