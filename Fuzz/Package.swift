@@ -31,6 +31,7 @@ let package = Package(
         fuzzTarget("fuzz-heif", ["CoderHEIF"]),
         fuzzTarget("fuzz-webp", ["CoderWebP"]),
         fuzzTarget("fuzz-gif", ["CoderGIF"]),
+        fuzzTarget("fuzz-tiff", ["CoderTIFF"]),
         fuzzTarget("fuzz-sniff", []),
         fuzzTarget("fuzz-disk-entry", ["CacheDisk"]),
         fuzzTarget("fuzz-http-response", ["LoaderHTTP"]),
