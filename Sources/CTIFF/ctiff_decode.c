@@ -133,9 +133,10 @@ int ctiff_read_direct_scaled(TIFF *tif, const ctiff_page *p, uint8_t *out, size_
         return 0;
     }
     // Stored rows already in the kernel's layout: strips are read straight into the output.
-    const int as_stored = !reduces && !p->tiled && !separate && !packed && p->path == CTIFF_PATH_DIRECT && spp == p->out_channels &&
-                          p->photometric != PHOTOMETRIC_MINISWHITE && !p->alpha_associated &&
-                          p->sample_format == SAMPLEFORMAT_UINT && out_row_bytes == band_row;
+    const int stored_layout = !packed && p->path == CTIFF_PATH_DIRECT && spp == p->out_channels &&
+                              p->photometric != PHOTOMETRIC_MINISWHITE && !p->alpha_associated &&
+                              p->sample_format == SAMPLEFORMAT_UINT && p->out_bits == p->bits_per_sample;
+    const int as_stored = stored_layout && !reduces && !p->tiled && !separate && out_row_bytes == band_row;
     if (as_stored) {
         for (uint32_t y0 = 0; y0 < p->height; y0 += band_rows) {
             const uint32_t rows = p->height - y0 < band_rows ? p->height - y0 : band_rows;
@@ -208,7 +209,9 @@ int ctiff_read_direct_scaled(TIFF *tif, const ctiff_page *p, uint8_t *out, size_
             }
         }
         for (uint32_t r = 0; ok && r < rows; r++) {
-            if (reduces) {
+            if (reduces && stored_layout) {
+                ctiff_reducer_add_row(&reducer, band + r * band_row);  // already the output layout
+            } else if (reduces) {
                 convert_row(p, band + r * band_row, row_buffer);
                 ctiff_reducer_add_row(&reducer, row_buffer);
             } else {
