@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "CoderWebP", targets: ["CoderWebP"]),
         .library(name: "CoderGIF", targets: ["CoderGIF"]),
         .library(name: "CoderBMP", targets: ["CoderBMP"]),
+        .library(name: "CoderTIFF", targets: ["CoderTIFF"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
@@ -74,6 +75,10 @@ let package = Package(
         .target(name: "CoderGIF", dependencies: ["ImageKernel", "CGIF"], swiftSettings: strict),
         // BMP, ICO and CUR in Swift: no C library.
         .target(name: "CoderBMP", dependencies: ["ImageKernel"], swiftSettings: strict),
+        // libtiff reports errors by value; the shim holds the memory I/O, the per-call message
+        // handlers and the strip/tile loops.
+        .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
+        .target(name: "CoderTIFF", dependencies: ["ImageKernel", "CTIFF"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
         // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
@@ -98,7 +103,7 @@ let package = Package(
             name: "imagekernel",
             dependencies: [
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CoderBMP", "CacheDisk",
-                "CacheRedis", "Transformers",
+                "CacheRedis", "Transformers", "CoderTIFF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -149,6 +154,11 @@ let package = Package(
             name: "CoderBMPTests",
             // CoderPNG: the PNG coder BMPCoder is given for PNG entries; AnimationReference: sha256Hex and rgba8.
             dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderBMP", "CoderPNG", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderTIFFTests",
+            dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderTIFF", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),

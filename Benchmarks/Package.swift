@@ -56,6 +56,15 @@ let package = Package(
                 .product(name: "CoderGIF", package: "ImageKernel"),
             ]
         ),
+        .target(name: "CBenchTIFF", linkerSettings: [.linkedLibrary("tiff")]),
+        .executableTarget(
+            name: "bench-tiff",
+            dependencies: [
+                "BenchSupport", "CBenchTIFF",
+                .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderTIFF", package: "ImageKernel"),
+            ]
+        ),
         .executableTarget(
             name: "bench-bmp",
             dependencies: [

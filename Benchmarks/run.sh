@@ -10,6 +10,7 @@
 #                   (Scripts/pillow_gif.py)
 #   bench-bmp       CoderBMP decode of BMPs (24/32-bit, palette, RLE8) and ICOs vs Pillow(-SIMD) in process
 #                   (Scripts/pillow_bmp.py)
+#   bench-tiff      CoderTIFF 12 MP RGB decode/encode (deflate, LZW) vs libtiff called from C
 #   bench-disk      CacheDisk store/read vs raw files
 #   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
 #   bench-resize    Transformers resize, blur and fill+round vs Pillow-SIMD and pyvips 8.18 in process

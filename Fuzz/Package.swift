@@ -32,6 +32,7 @@ let package = Package(
         fuzzTarget("fuzz-webp", ["CoderWebP"]),
         fuzzTarget("fuzz-gif", ["CoderGIF"]),
         fuzzTarget("fuzz-bmp", ["CoderBMP"]),
+        fuzzTarget("fuzz-tiff", ["CoderTIFF"]),
         fuzzTarget("fuzz-sniff", []),
         fuzzTarget("fuzz-disk-entry", ["CacheDisk"]),
         fuzzTarget("fuzz-http-response", ["LoaderHTTP"]),

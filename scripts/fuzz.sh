@@ -37,6 +37,7 @@ seed_files() {
     fuzz-webp) find "$testdata" -type f -name '*.webp' -size -256k ;;
     fuzz-gif) find "$testdata" -type f -name '*.gif' -size -256k ;;
     fuzz-bmp) find "$testdata" -type f \( -name '*.bmp' -o -name '*.ico' -o -name '*.cur' \) -size -256k ;;
+    fuzz-tiff) find "$testdata" -type f \( -name '*.tif' -o -name '*.tiff' \) -size -256k ;;
     fuzz-sniff) find "$testdata" -type f -size -16k | sort | sed -n 1,200p ;;
     *) ;;
   esac
@@ -86,12 +87,13 @@ dictionary() {
   case $1 in
     fuzz-png) echo png ;; fuzz-jpeg) echo jpeg ;; fuzz-heif) echo heif ;; fuzz-webp) echo webp ;;
     fuzz-gif) echo gif ;; fuzz-bmp) echo bmp ;; fuzz-http-response) echo http ;; fuzz-disk-entry) echo disk-entry ;;
+    fuzz-tiff) echo tiff ;;
     fuzz-transform-spec) echo transform-spec ;; fuzz-proxy-path) echo proxy-path ;; *) echo "" ;;
   esac
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-bmp fuzz-sniff fuzz-disk-entry fuzz-http-response
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-bmp fuzz-tiff fuzz-sniff fuzz-disk-entry fuzz-http-response
   fuzz-transform-spec fuzz-proxy-path)
 status=0
 results=()

@@ -29,6 +29,8 @@ groups=(
   "--filter $webp_memory_test"
   "--filter CoderGIFTests"
   "--filter CoderBMPTests"
+  "--filter CoderTIFFTests --skip TIFFPeakMemoryTests"
+  "--filter TIFFPeakMemoryTests"
   "--filter CacheDiskTests"
   "--filter TransformersTests"
   "--filter CacheRedisTests"

@@ -37,6 +37,8 @@ struct SniffingTests {
         (.webp, Array("RIFF".utf8) + [26, 0, 0, 0] + Array("WEBPVP8 ".utf8)),
         (.tiff, [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]),
         (.tiff, [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]),
+        (.tiff, [0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]),
+        (.tiff, [0x4D, 0x4D, 0x00, 0x2B, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16]),
         (.bmp, Array("BM".utf8) + [0x46, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 0x28, 0]),
         (.pdf, Array("%PDF-1.7\n".utf8)),
         (.ico, [0, 0, 1, 0, 1, 0, 16, 16, 0, 0]),

@@ -4,7 +4,7 @@ extension ImageFormat {
     /// Identifies the format of encoded bytes by their magic numbers, never by file name.
     ///
     /// Recognises PNG, JPEG, GIF, WebP, HEIC, HEIF, AVIF (ISO-BMFF `ftyp` brands), TIFF (both byte
-    /// orders), BMP, SVG (an `<svg` element near the start, after an optional XML prolog), PDF and
+    /// orders, classic and BigTIFF), BMP, SVG (an `<svg` element near the start, after an optional XML prolog), PDF and
     /// ICO (and CUR, reported as ``ico``). Returns ``unknown`` for anything else, including empty input.
     public static func sniff(_ data: Data) -> ImageFormat {
         data.withUnsafeBytes { sniff(UnsafeRawBufferPointer($0)) }
@@ -26,7 +26,9 @@ extension ImageFormat {
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        // Classic TIFF (42) and BigTIFF (43), little- and big-endian.
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
         if starts(Array("BM".utf8)) && b.count >= 14 { return .bmp }
         if starts(Array("%PDF-".utf8)) { return .pdf }
         // ICO (type 1) and CUR (type 2, the same container with hotspots) with at least one entry.
