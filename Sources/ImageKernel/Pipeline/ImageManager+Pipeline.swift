@@ -76,7 +76,8 @@ extension ImageManager {
             pixelLimit: context.pixelLimit ?? configuration.pixelLimit,
             scaleDownLargeImages: options.contains(.scaleDownLargeImages),
             firstFrameOnly: options.contains(.decodeFirstFrameOnly),
-            scale: Image.scale(fromFileName: url.lastPathComponent))
+            scale: Image.scale(fromFileName: url.lastPathComponent),
+            scaleDownSourcePixelLimit: context.scaleDownSourcePixelLimit ?? configuration.scaleDownSourcePixelLimit)
         return LoadPlan(
             url: url, options: options, context: context, cache: context.cache ?? configuration.cache,
             originalKey: originalKey, key: originalKey.map { variantKey($0, context: context) },

@@ -29,7 +29,8 @@ public struct ImageOptions: OptionSet, Hashable, Sendable {
     public static let fromCacheOnly = ImageOptions(rawValue: 1 << 10)
     /// Skip the cache query; always load.
     public static let fromLoaderOnly = ImageOptions(rawValue: 1 << 11)
-    /// Decode images over the pixel limit scaled down instead of refusing them.
+    /// Decode images over the pixel limit scaled down instead of refusing them, up to the ceiling
+    /// on their source pixels (``ImageContext/scaleDownSourcePixelLimit``, by default 4 × the limit).
     public static let scaleDownLargeImages = ImageOptions(rawValue: 1 << 12)
     /// Query memory only; do not look on disk.
     public static let queryMemoryOnly = ImageOptions(rawValue: 1 << 13)
