@@ -141,8 +141,10 @@ extension ImageManager {
             result.wasRevalidated = true
             return result
         }
-        if plan.options.contains(.avoidDecode) {
-            if let key = plan.key, !plan.isVariant, plan.storeType.includesDisk {
+        // A variant's bytes do not exist until it is decoded, transformed and stored: handing out
+        // the loaded ones would give a transformed or thumbnail result the original's bytes.
+        if plan.options.contains(.avoidDecode), !plan.isVariant {
+            if let key = plan.key, plan.storeType.includesDisk {
                 await storeEntry(CacheEntry(data: loaded.data, validators: loaded.validators), key: key, in: plan.cache, type: .disk)
             }
             return ImageResult(image: nil, data: loaded.data, cacheType: .none, url: url, cacheKey: plan.key, validators: loaded.validators)

@@ -23,7 +23,9 @@ public struct ImageOptions: OptionSet, Hashable, Sendable {
     public static let allowInvalidSSLCertificates = ImageOptions(rawValue: 1 << 7)
     /// Apply the transformer to every frame of a multi-frame image, not just the first.
     public static let transformAnimatedImage = ImageOptions(rawValue: 1 << 8)
-    /// Deliver bytes without decoding (the result's image is a 1×1 placeholder-free nil).
+    /// Deliver bytes without decoding: the result's image is nil and its data the loaded or
+    /// cached bytes. A transformed or thumbnail load that is not cached yet decodes all the same,
+    /// since its bytes exist only once it is transformed and stored (see ``ImageResult/data``).
     public static let avoidDecode = ImageOptions(rawValue: 1 << 9)
     /// Answer from the cache only; never load.
     public static let fromCacheOnly = ImageOptions(rawValue: 1 << 10)
