@@ -38,6 +38,13 @@ let package = Package(
                 .product(name: "CoderPNG", package: "ImageKernel"),
             ]
         ),
+        .executableTarget(
+            name: "bench-scaledown",
+            dependencies: [
+                "BenchSupport", "CBenchPNG", "CBenchJPEG", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
+            ]
+        ),
         .target(name: "CBenchWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
         .executableTarget(
             name: "bench-webp",

@@ -5,6 +5,9 @@
 #
 #   bench-jpeg      CoderJPEG decode/encode/thumbnail vs libjpeg-turbo called from C, vipsthumbnail
 #   bench-png       CoderPNG decode/encode vs libpng called from C
+#   bench-scaledown scaleDownLargeImages of a PNG and a JPEG at the scale-down ceiling (4 x the pixel limit)
+#                   vs libpng / libjpeg-turbo full decodes of the same file and of one at the limit;
+#                   per source megapixel; the refusal of a 100000x100000 header
 #   bench-webp      CoderWebP still decode/encode and 50-frame animated decode vs libwebp called from C
 #   bench-gif       CoderGIF animated decode vs giflib + the same compositing in C, and vs Pillow
 #                   (Scripts/pillow_gif.py)

@@ -27,7 +27,8 @@ import ImageKernel
 /// the boxes before libheif reads the grid) may exceed it only by block padding (sides rounded
 /// up to 128), so a crop is limited by the coded image it must decode. An image over the limit
 /// is refused with `pixelLimitExceeded` (libheif cannot decode at a reduced size, so
-/// ``DecodeOptions/scaleDownLargeImages`` cannot rescue it); a layered AV1 stream whose decoded
+/// ``DecodeOptions/scaleDownLargeImages`` cannot rescue it: for HEIF the scale-down ceiling,
+/// ``DecodeOptions/effectiveScaleDownSourcePixelLimit``, is the pixel limit itself); a layered AV1 stream whose decoded
 /// size turns out larger than declared is refused after decoding. Grid images are decoded with up to
 /// ``decodingThreads`` libheif threads.
 ///

@@ -18,6 +18,14 @@ import ImageKernel
 /// pixel buffer exists, or, with ``DecodeOptions/scaleDownLargeImages``, delivered at the size of
 /// the largest N/8 under the limit (reached from a fast scale when N/8 is a slow one).
 ///
+/// Scaling down has the same ceiling as in every coder,
+/// ``DecodeOptions/effectiveScaleDownSourcePixelLimit``: by default 4 × the pixel limit (1.024
+/// gigapixels with the default limit of 256 megapixels), so of JPEG's possible 65535×65535 (4.3
+/// gigapixels) a 32000×32000 source still scales down and a larger one is refused from its header
+/// with `pixelLimitExceeded`. DCT scaling makes each source pixel cheap (at 1/8 only each block's
+/// DC coefficient is transformed), but libjpeg still entropy-decodes every block of the source, so
+/// the time a scale-down takes grows with the source's pixels.
+///
 /// A ``DecodeOptions/shrinkOnLoad`` hint (without a thumbnail size) decodes at the smallest fast
 /// scale whose output still holds every pixel the caller's resize needs, and resamples nothing:
 /// a 4000x3000 photo for a 300x200 fill decodes at 1/8. When a downscale follows at full scale,

@@ -36,6 +36,9 @@ import ImageKernel
 /// unless ``DecodeOptions/scaleDownLargeImages`` is set: then it is delivered at the largest
 /// size of the same aspect ratio within the limit (or at the thumbnail size if that is
 /// smaller), averaged down row by row like a thumbnail, so the full-size buffer never exists.
+/// Every source row is still inflated, unfiltered and averaged, so a source over
+/// ``DecodeOptions/effectiveScaleDownSourcePixelLimit`` (by default 4 × the pixel limit) is
+/// refused from IHDR with `pixelLimitExceeded`, before any row is read.
 ///
 /// Adam7 interlaced files spread each row over seven passes, so their thumbnails are averaged
 /// from a full decode (same filter, same pixels), and an interlaced file over the limit is

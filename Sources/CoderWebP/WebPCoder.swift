@@ -32,7 +32,9 @@ import ImageKernel
 /// VP8 decoder produces them, so a thumbnail never allocates the full canvas; a lossless
 /// bitstream's back references need its whole ARGB image, which libwebp keeps however small the
 /// output. ``DecodeOptions/scaleDownLargeImages`` delivers a still over the pixel limit at the
-/// largest size within it the same way. Animated frames are composited at full size and area
+/// largest size within it the same way, as long as the canvas is within
+/// ``DecodeOptions/effectiveScaleDownSourcePixelLimit`` (by default 4 × the pixel limit; a larger
+/// one is refused from its header, since every source row is still decoded). Animated frames are composited at full size and area
 /// averaged to the thumbnail size; an animation over the pixel limit is always refused.
 ///
 /// Errors are ``ImageKernelError``s with plugin `"CoderWebP"` and codes `truncated`,

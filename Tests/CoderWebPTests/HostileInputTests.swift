@@ -68,8 +68,47 @@ struct HostileInputTests {
         let bryce = try TestData.data("webp/libwebp-test-data/bryce.webp")  // 11158x2156
         let error = #expect(throws: ImageKernelError.self) { try coder.decode(bryce, options: DecodeOptions(pixelLimit: 1_000_000)) }
         #expect(error?.code == .pixelLimitExceeded)
-        let scaled = try coder.decode(bryce, options: DecodeOptions(pixelLimit: 1_000_000, scaleDownLargeImages: true))
+        // 24 megapixels is over the default scale-down ceiling of 4 × 1 megapixel: refused too.
+        let overCeiling = #expect(throws: ImageKernelError.self) {
+            try coder.decode(bryce, options: DecodeOptions(pixelLimit: 1_000_000, scaleDownLargeImages: true))
+        }
+        #expect(overCeiling?.code == .pixelLimitExceeded && overCeiling?.message.contains("ceiling") == true)
+        let options = DecodeOptions(pixelLimit: 1_000_000, scaleDownLargeImages: true, scaleDownSourcePixelLimit: 11158 * 2156)
+        let scaled = try coder.decode(bryce, options: options)
         #expect(scaled.pixelCount <= 1_000_000 && scaled.pixelCount > 900_000)
         #expect(abs(Double(scaled.width) / Double(scaled.height) - 11158.0 / 2156.0) < 0.01)
+    }
+
+    /// A VP8L header claiming 16383x16383 (268 megapixels) and no bitstream: with a 10-megapixel
+    /// limit and scaleDownLargeImages it is over the default ceiling (40 megapixels) and refused
+    /// from the header, by the still and the progressive decoder alike.
+    @Test func aHeaderOverTheScaleDownCeilingIsRefusedFromTheHeader() throws {
+        let options = DecodeOptions(pixelLimit: 10_000_000, scaleDownLargeImages: true)
+        let data = Self.losslessHeader(width: 16383, height: 16383)
+        let error = #expect(throws: ImageKernelError.self) { try coder.decode(data, options: options) }
+        #expect(error?.code == .pixelLimitExceeded && error?.plugin == "CoderWebP")
+        #expect(error?.message.contains("ceiling") == true)
+        let progressive = coder.makeProgressiveDecoder(options: options)
+        let partial = #expect(throws: ImageKernelError.self) { _ = try progressive.append(data) }
+        #expect(partial?.code == .pixelLimitExceeded)
+    }
+
+    @Test func aSourceJustWithinTheScaleDownCeilingStillScalesDown() throws {
+        let bryce = try TestData.data("webp/libwebp-test-data/bryce.webp")  // 11158x2156 = 24,056,648 = 4 × 6,014,162
+        let image = try coder.decode(bryce, options: DecodeOptions(pixelLimit: 6_014_162, scaleDownLargeImages: true))
+        #expect(image.pixelCount <= 6_014_162 && image.pixelCount > 5_900_000)
+        let error = #expect(throws: ImageKernelError.self) {
+            try coder.decode(bryce, options: DecodeOptions(pixelLimit: 6_014_161, scaleDownLargeImages: true))
+        }
+        #expect(error?.code == .pixelLimitExceeded)
+    }
+
+    /// A RIFF/VP8L header for `width`×`height` with a few bytes of (meaningless) bitstream.
+    static func losslessHeader(width: Int, height: Int) -> Data {
+        func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let bits = UInt32(width - 1) | UInt32(height - 1) << 14
+        let chunk: [UInt8] = [0x2F] + le32(bits) + [UInt8](repeating: 0, count: 11)
+        let body = Array("WEBP".utf8) + Array("VP8L".utf8) + le32(UInt32(chunk.count)) + chunk
+        return Data(Array("RIFF".utf8) + le32(UInt32(body.count)) + body)
     }
 }

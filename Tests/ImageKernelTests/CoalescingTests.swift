@@ -31,7 +31,7 @@ struct CoalescingTests {
         #expect(sizes == Array(repeating: 40, count: 50))
         #expect(loader.requestCount == 1)
         #expect(coder.decodeCount.value == 1, "one decode for fifty callers")
-        #expect(cache.queryCount(.all) == 1, "one shared cache query")
+        #expect(cache.tierQueries("gate://a/image.raw") == .init(memory: 1, disk: 1), "one shared cache query per tier")
         #expect(cache.stores.value.count == 1, "one store")
     }
 
@@ -111,11 +111,11 @@ struct CoalescingTests {
         let cache = CountingCache(MemoryCache(), diskDelay: .seconds(30))
         let (manager, loader, _, _) = setUp(cache: cache)
         let callers = (0..<4).map { _ in Task { try await manager.image(for: gateURL("a")) } }
-        #expect(await eventually { cache.queryCount(.all) == 1 && manager.runningCount == 4 })
+        #expect(await eventually { cache.queryCount(.disk) == 1 && manager.runningCount == 4 })
         for caller in callers { caller.cancel() }
         for caller in callers { await #expect(throws: ImageKernelError.self) { try await caller.value } }
         #expect(await eventually { cache.cancelledQueries.value == 1 }, "the one query was cancelled")
-        #expect(cache.queryCount(.all) == 1)
+        #expect(cache.queryCount(.disk) == 1)
         #expect(loader.requestCount == 0)
     }
 
@@ -204,7 +204,7 @@ struct CoalescingTests {
         // The original's disk query is held until both variants have looked up their final keys
         // (then 200 ms more), so the second variant finds it in flight however the machine
         // schedules them.
-        let cache = CountingCache(MemoryCache(), diskDelay: .milliseconds(200), holdDiskUntilAllQueries: 2)
+        let cache = CountingCache(MemoryCache(), diskDelay: .milliseconds(200), holdDiskQueriesOf: "gate://a/image.raw", until: 2)
         let (manager, loader, _, _) = setUp(cache: cache)
         let contexts = [thumbnail(10), thumbnail(20), thumbnail(10)]
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -215,9 +215,12 @@ struct CoalescingTests {
             loader.open()
             try await group.waitForAll()
         }
-        // Two variants: one query of each final key, then one shared query of the original key.
-        #expect(cache.queryCount(.all) == 2, "one query per final key")
-        #expect(cache.queryCount(.disk) == 1, "one query of the original for both variants")
+        // Two variants: one query per tier of each final key, then one shared query of the original key.
+        for side in [10, 20] {
+            let key = try #require(manager.cacheKey(for: gateURL("a"), context: thumbnail(side)))
+            #expect(cache.tierQueries(key) == .init(memory: 1, disk: 1), "one query per tier of \(key)")
+        }
+        #expect(cache.tierQueries("gate://a/image.raw") == .init(memory: 0, disk: 1), "one query of the original for both variants")
         #expect(loader.requestCount == 1)
     }
 

@@ -34,6 +34,23 @@ struct ManagerOptionTests {
         #expect(options?.firstFrameOnly == true)
     }
 
+    @Test func theScaleDownCeilingReachesTheCoderFromTheConfigurationOrTheContext() async throws {
+        let loader = MemoryLoader()
+        loader.serve("a", data: RawCoder.data(width: 1, height: 1))
+        let coder = RawCoder()
+        let manager = ImageManager(configuration: .init(
+            loaders: LoaderRegistry([loader]), coders: CoderRegistry([coder]), pixelLimit: 1_000, scaleDownSourcePixelLimit: 5_000))
+        _ = try await manager.image(for: memURL("a"), options: .scaleDownLargeImages)
+        #expect(coder.lastOptions.withLock { $0 }?.effectiveScaleDownSourcePixelLimit == 5_000)
+        var context = ImageContext()
+        context.scaleDownSourcePixelLimit = 2_000
+        _ = try await manager.image(for: memURL("a"), options: [.scaleDownLargeImages, .fromLoaderOnly], context: context)
+        #expect(coder.lastOptions.withLock { $0 }?.scaleDownSourcePixelLimit == 2_000)
+        let plain = ImageManager(configuration: .init(loaders: LoaderRegistry([loader]), coders: CoderRegistry([coder]), pixelLimit: 1_000))
+        _ = try await plain.image(for: memURL("a"), options: .scaleDownLargeImages)
+        #expect(coder.lastOptions.withLock { $0 }?.effectiveScaleDownSourcePixelLimit == 4_000, "4 × the pixel limit by default")
+    }
+
     @Test func pixelLimitFromContextRefusesLargeImages() async {
         let loader = MemoryLoader()
         loader.serve("a", data: RawCoder.data(width: 10, height: 10))

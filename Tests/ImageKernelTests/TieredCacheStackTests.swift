@@ -5,7 +5,7 @@ import Testing
 
 /// A persistent tier that other processes share: a memory cache whose hits say `isShared`, and
 /// whose stores can be made to fail.
-private final class SharedTier: ImageCache, Sendable {
+final class SharedTier: ImageCache, Sendable {
     let name = "SharedTier"
     let inner = MemoryCache()
     private let failing = Locked(false)

@@ -34,7 +34,8 @@ struct JPEGScalePlan: Equatable, Sendable {
     /// - A thumbnail size (``PixelSize/thumbnail(of:fitting:)``: aspect kept, inside the box, never
     ///   upscaled) is decoded at the smallest fast scale whose output still covers it, then
     ///   area-averaged down to exactly that size. A box with a side of zero or less means full size.
-    /// - A header over the pixel limit is refused, unless `scaleDownLargeImages` is set: then the
+    /// - A header over the pixel limit is refused, unless `scaleDownLargeImages` is set and the
+    ///   header is within ``DecodeOptions/effectiveScaleDownSourcePixelLimit``: then the
     ///   delivered image is the output of the largest N/8 under the limit (refused if even 1/8 is
     ///   over), or the thumbnail when that is smaller. A slow N/8 is reached from the next fast
     ///   scale above it and the area resample, when `streamed` says the decoder feeds the resampler
@@ -54,6 +55,8 @@ struct JPEGScalePlan: Equatable, Sendable {
                 stage: .decode, plugin: plugin, code: .pixelLimitExceeded,
                 message: "the header declares \(header.width)x\(header.height) = \(header.pixelCount) pixels, over the limit of \(options.pixelLimit)")
         }
+        // DCT scaling skips most of the transform, not the entropy decoding of every source block.
+        if overLimit { try options.checkScaleDownSource(width: header.width, height: header.height, plugin: plugin) }
         var wanted = options.thumbnailPixelSize.flatMap { thumbnailSize(of: header, fitting: $0) }
         let delivered = wanted ?? PixelSize(width: header.width, height: header.height)
         if overLimit && delivered.area > options.pixelLimit {

@@ -16,8 +16,8 @@ struct PNGDecodePlan: Equatable, Sendable {
     ///
     /// - A ``DecodeOptions/thumbnailPixelSize`` gives ``PixelSize/thumbnail(of:fitting:)``: aspect
     ///   kept, inside the box, never enlarged; a box with a side of zero or less means full size.
-    /// - A header over ``DecodeOptions/pixelLimit`` is refused unless scaling down is allowed;
-    ///   then the output is the thumbnail if that fits the limit, else the largest size with the
+    /// - A header over ``DecodeOptions/pixelLimit`` is refused unless scaling down is allowed and
+    ///   the header is within ``DecodeOptions/effectiveScaleDownSourcePixelLimit``; then the output is the thumbnail if that fits the limit, else the largest size with the
     ///   source's aspect (each side rounded down) whose pixel count is within the limit.
     static func make(width: Int, height: Int, interlaced: Bool, options: DecodeOptions, coder: String) throws(ImageKernelError) -> PNGDecodePlan {
         let source = PixelSize(width: width, height: height)
@@ -27,6 +27,8 @@ struct PNGDecodePlan: Equatable, Sendable {
             guard options.scaleDownLargeImages, limit >= 1 else {
                 throw PNGFailure.pixelLimit(width: width, height: height, limit: limit, coder: coder)
             }
+            // Row by row needs little memory but inflates, unfilters and averages every source row.
+            try options.checkScaleDownSource(width: width, height: height, plugin: coder)
             guard !interlaced else {
                 throw ImageKernelError(
                     stage: .decode, plugin: coder, code: .pixelLimitExceeded,

@@ -66,12 +66,14 @@ struct WebPMetadata {
 
 extension DecodeOptions {
     /// The size a still decode delivers: the thumbnail size, or for an image over the pixel limit
-    /// with ``scaleDownLargeImages`` the largest size of the same aspect ratio within the limit;
-    /// nil when the image is over the limit and may not be scaled down.
-    func webpOutputSize(for size: PixelSize) -> PixelSize? {
+    /// with ``scaleDownLargeImages`` the largest size of the same aspect ratio within the limit.
+    /// Throws `pixelLimitExceeded` when the image is over the limit and may not be scaled down, or
+    /// is over the scale-down ceiling (libwebp's scaler still decodes every source row).
+    func webpOutputSize(for size: PixelSize, coder: String) throws(ImageKernelError) -> PixelSize {
         var target = thumbnailPixelSize.map { PixelSize.thumbnail(of: size, fitting: $0) } ?? size
         if size.width * size.height > pixelLimit {
-            guard scaleDownLargeImages, pixelLimit > 0 else { return nil }
+            guard scaleDownLargeImages, pixelLimit > 0 else { throw WebPFailure.pixelLimit(size, limit: pixelLimit, coder: coder) }
+            try checkScaleDownSource(width: size.width, height: size.height, plugin: coder)
             let factor = (Double(pixelLimit) / Double(size.width * size.height)).squareRoot()
             let limited = PixelSize(
                 width: max(1, Int(Double(size.width) * factor)), height: max(1, Int(Double(size.height) * factor)))

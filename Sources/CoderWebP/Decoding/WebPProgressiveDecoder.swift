@@ -116,9 +116,7 @@ private final class Incremental {
     private var pixelsComplete = false
 
     init(header: WebPHeader, fileSize: Int, options: DecodeOptions, coder: String) throws(ImageKernelError) {
-        guard let target = options.webpOutputSize(for: header.size) else {
-            throw WebPFailure.pixelLimit(header.size, limit: options.pixelLimit, coder: coder)
-        }
+        let target = try options.webpOutputSize(for: header.size, coder: coder)
         let settings = try WebPStillDecoding.makeConfig(header: header, target: target, coder: coder)
         format = header.stillPixelFormat
         let rowBytes = target.width * format.bytesPerPixel

@@ -5,9 +5,7 @@ import ImageKernel
 /// Decodes a still WebP straight into the image's buffer, scaled by libwebp where asked.
 enum WebPStillDecoding {
     static func decode(_ bytes: UnsafeRawBufferPointer, header: WebPHeader, options: DecodeOptions, coder: String) throws(ImageKernelError) -> Image {
-        guard let target = options.webpOutputSize(for: header.size) else {
-            throw WebPFailure.pixelLimit(header.size, limit: options.pixelLimit, coder: coder)
-        }
+        let target = try options.webpOutputSize(for: header.size, coder: coder)
         var config = try makeConfig(header: header, target: target, coder: coder)
         let format = header.stillPixelFormat
         let rowBytes = target.width * format.bytesPerPixel

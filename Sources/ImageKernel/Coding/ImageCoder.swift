@@ -15,6 +15,11 @@ import Foundation
 ///   Swift frame.
 /// - **Respect limits before allocating.** When the header declares more pixels than
 ///   ``DecodeOptions/pixelLimit`` throw `pixelLimitExceeded` before allocating the pixel buffer.
+/// - **Scaling down is no way around the limits.** A coder that honours
+///   ``DecodeOptions/scaleDownLargeImages`` still reads every source pixel, so it first checks the
+///   header against ``DecodeOptions/effectiveScaleDownSourcePixelLimit``
+///   (``DecodeOptions/checkScaleDownSource(width:height:plugin:)``) and throws
+///   `pixelLimitExceeded` before reading any row of a larger source.
 /// - **Thumbnails.** When ``DecodeOptions/thumbnailPixelSize`` is set return an image that fits
 ///   inside that box with its aspect ratio kept and is never upscaled: exactly
 ///   ``PixelSize/thumbnail(of:fitting:)`` (±1 for rounding). Decode straight to a nearby size
@@ -83,8 +88,18 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Keep 16-bit samples (else keep the high byte, as libpng's `strip_16`).
     public var preserve16Bit: Bool
     /// Scale images over ``pixelLimit`` down to fit instead of refusing them (SDWebImage's
-    /// `scaleDownLargeImages`), where the codec can do so without the full buffer.
+    /// `scaleDownLargeImages`), where the codec can do so without the full buffer. Only sources
+    /// up to ``effectiveScaleDownSourcePixelLimit`` pixels are scaled down; larger ones are still
+    /// refused from the header.
     public var scaleDownLargeImages: Bool
+    /// The most source pixels a decode reads to scale an image down (``scaleDownLargeImages``): a
+    /// header over ``pixelLimit`` and over this is refused with `pixelLimitExceeded` before any
+    /// row is read. Scaling down needs little memory but still inflates, filters or transforms
+    /// every source pixel, so without a ceiling a small file declaring 100000×100000 would cost
+    /// minutes of CPU. Nil (the default) means ``defaultScaleDownSourcePixelFactor`` × ``pixelLimit``;
+    /// see ``effectiveScaleDownSourcePixelLimit``. A value at or below ``pixelLimit`` turns scaling
+    /// down off.
+    public var scaleDownSourcePixelLimit: Int?
     /// Decode only the first frame of a multi-frame source.
     public var firstFrameOnly: Bool
     /// Refuse animations with more frames than this (before decoding any). Default 10,000.
@@ -101,6 +116,12 @@ public struct DecodeOptions: Sendable, Hashable {
     public var allPages: Bool = false
 
     public static let defaultPixelLimit = 256_000_000
+    /// The default ceiling on the source of a scale-down, as a multiple of ``pixelLimit``: 4, a
+    /// source twice the limit's size on each side (1.024 gigapixels with the default limit). A
+    /// scale-down reads each source pixel about as cheaply as a full decode does, so this keeps its
+    /// worst case within about four times the time of a full decode at the pixel limit, the most a
+    /// decode without scaling may cost.
+    public static let defaultScaleDownSourcePixelFactor = 4
     public static let defaultMaxFrameCount = 10_000
     public static let defaultAnimationPixelLimit = 256_000_000
 
@@ -108,13 +129,14 @@ public struct DecodeOptions: Sendable, Hashable {
         thumbnailPixelSize: PixelSize? = nil, pixelLimit: Int = DecodeOptions.defaultPixelLimit,
         preserve16Bit: Bool = false, scaleDownLargeImages: Bool = false, firstFrameOnly: Bool = false, scale: Double = 1,
         maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount, animationPixelLimit: Int = DecodeOptions.defaultAnimationPixelLimit,
-        shrinkOnLoad: ShrinkOnLoad? = nil
+        shrinkOnLoad: ShrinkOnLoad? = nil, scaleDownSourcePixelLimit: Int? = nil
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.shrinkOnLoad = shrinkOnLoad
         self.pixelLimit = pixelLimit
         self.preserve16Bit = preserve16Bit
         self.scaleDownLargeImages = scaleDownLargeImages
+        self.scaleDownSourcePixelLimit = scaleDownSourcePixelLimit
         self.firstFrameOnly = firstFrameOnly
         self.scale = scale
         self.maxFrameCount = maxFrameCount

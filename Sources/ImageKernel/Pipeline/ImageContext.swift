@@ -21,6 +21,9 @@ public struct ImageContext: Sendable {
     public var thumbnailPixelSize: PixelSize?
     /// Refuse images whose header declares more pixels than this.
     public var pixelLimit: Int?
+    /// The most source pixels a scale-down (``ImageOptions/scaleDownLargeImages``) may read; see
+    /// ``DecodeOptions/scaleDownSourcePixelLimit``.
+    public var scaleDownSourcePixelLimit: Int?
     /// Where results are stored (default `.all`; `.memory` with `cacheMemoryOnly`).
     public var storeCacheType: ImageCacheType?
     /// Where the cache is queried (default `.all`).

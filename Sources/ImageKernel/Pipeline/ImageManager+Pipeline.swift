@@ -37,34 +37,48 @@ extension ImageManager {
                 message: "\(url.absoluteString) failed before; pass retryFailed to try again")
         }
         let plan = makePlan(url: url, options: options, context: context)
-        if let hit = try await memoryHit(plan: plan, caller: caller) { return hit }
 
-        // Rule 9: join the work that produces this result, or start it.
+        // Rule 9: join the work that produces this result, or claim it. Only the caller that
+        // claims it asks the memory tier (one query for all callers, however many join while it
+        // asks); a hit answers every one of them at once, without a task.
         let key = ResultWorkKey(
             key: plan.key ?? "\u{0}uncached:" + url.absoluteString,
             options: options.subtracting(Self.sharingNeutralOptions), context: ContextSignature(plan.context, transformer: plan.transformer))
-        let result = try await results.value(for: key, subscriber: caller) { [self] job in
-            try await produce(plan: plan, job: job)
+        let result = try await results.value(for: key, subscriber: caller) { [self] () async -> ResultJobStart in
+            let memory = await lookInMemory(plan: plan)
+            if case .hit(let hit) = memory { return .value(hit) }
+            return .work { [self] job in try await produce(plan: plan, memory: memory, job: job) }
         }
         if options.contains(.retryFailed) { removeFailedURL(url) }
         return result
     }
 
-    /// A memory hit is answered in the caller's own task, without shared work: it costs a lookup.
-    private func memoryHit(plan: LoadPlan, caller: Caller) async throws(ImageKernelError) -> ImageResult? {
+    /// What the caller that claimed a result learnt from the memory tier, for the work to go on
+    /// from (so the memory tier of the final key is asked once per result, not once per caller).
+    enum MemoryLookup: Sendable {
+        /// Not asked (the load skips the cache, refreshes it, or never looks in memory), or the
+        /// query failed (cancelled, or a broken cache): the work queries as it would alone.
+        case notAsked
+        /// Asked and missed, or found bytes without an image (the work decodes them).
+        case asked(CacheQueryResult?)
+        /// An image: the result.
+        case hit(ImageResult)
+    }
+
+    /// The memory query of the final key, made in the claiming caller's task: a hit costs a lookup.
+    private func lookInMemory(plan: LoadPlan) async -> MemoryLookup {
         let options = plan.options
         guard let key = plan.key, plan.queryType.includesMemory,
-              !options.contains(.fromLoaderOnly), !options.contains(.refreshCached) else { return nil }
+              !options.contains(.fromLoaderOnly), !options.contains(.refreshCached) else { return .notAsked }
         let hit: CacheQueryResult?
         do {
             hit = try await plan.cache.query(key: key, type: .memory)
         } catch {
-            throw ImageKernelError.wrap(error, stage: .cache, plugin: plan.cache.name)
+            return .notAsked  // this caller's cancellation must not become the other callers' error
         }
-        guard let hit, let image = hit.entry.image else { return nil }
-        if caller.isFinished || Task.isCancelled { throw .cancelled() }
+        guard let hit, let image = hit.entry.image else { return .asked(hit) }
         configuration.metrics?.cacheHits.increment()
-        return ImageResult(image: image, data: hit.entry.data, cacheType: .memory, url: plan.url, cacheKey: key, validators: hit.entry.validators)
+        return .hit(ImageResult(image: image, data: hit.entry.data, cacheType: .memory, url: plan.url, cacheKey: key, validators: hit.entry.validators))
     }
 
     private func makePlan(url: URL, options: ImageOptions, context: ImageContext) -> LoadPlan {
@@ -76,7 +90,8 @@ extension ImageManager {
             pixelLimit: context.pixelLimit ?? configuration.pixelLimit,
             scaleDownLargeImages: options.contains(.scaleDownLargeImages),
             firstFrameOnly: options.contains(.decodeFirstFrameOnly),
-            scale: Image.scale(fromFileName: url.lastPathComponent))
+            scale: Image.scale(fromFileName: url.lastPathComponent),
+            scaleDownSourcePixelLimit: context.scaleDownSourcePixelLimit ?? configuration.scaleDownSourcePixelLimit)
         return LoadPlan(
             url: url, options: options, context: context, cache: context.cache ?? configuration.cache,
             originalKey: originalKey, key: originalKey.map { variantKey($0, context: context) },

@@ -3,15 +3,16 @@ import Foundation
 /// The work one result needs (rules 4–8), run once for all the callers that share it (rule 9).
 extension ImageManager {
     typealias ResultJob = SharedWork<ResultWorkKey, ImageResult, ImageLoadEvent>.Job
+    typealias ResultJobStart = SharedWork<ResultWorkKey, ImageResult, ImageLoadEvent>.Start
     typealias CachedHit = (result: ImageResult, validators: CacheValidators?)
 
-    func produce(plan: LoadPlan, job: ResultJob) async throws(ImageKernelError) -> ImageResult {
+    func produce(plan: LoadPlan, memory: MemoryLookup, job: ResultJob) async throws(ImageKernelError) -> ImageResult {
         let url = plan.url
         let options = plan.options
         // Rule 4: the cache, unless fromLoaderOnly.
         var cached: CachedHit?
         if !options.contains(.fromLoaderOnly), let key = plan.key {
-            cached = try await queryCache(plan: plan, key: key)
+            cached = try await queryCache(plan: plan, key: key, memory: memory)
             if let hit = cached {
                 configuration.metrics?.cacheHits.increment()
                 if !options.contains(.refreshCached) { return hit.result }
@@ -43,13 +44,23 @@ extension ImageManager {
         }
     }
 
-    /// Queries the cache for the final key; decodes byte-only hits and, unless results stay out of
-    /// memory (`storeCacheType` without memory), keeps the decoded image in memory.
-    private func queryCache(plan: LoadPlan, key: String) async throws(ImageKernelError) -> CachedHit? {
+    /// Queries the cache for the final key, past the memory tier when the claiming caller asked it
+    /// already; decodes byte-only hits and, unless results stay out of memory (`storeCacheType`
+    /// without memory), keeps the decoded image in memory.
+    private func queryCache(plan: LoadPlan, key: String, memory: MemoryLookup) async throws(ImageKernelError) -> CachedHit? {
         let type = plan.queryType
         guard type != .none else { return nil }
         var hit: CacheQueryResult?
-        if type == .all, !plan.storeType.includesMemory {
+        var promote = false
+        if case .asked(let memoryHit) = memory {
+            hit = memoryHit
+            if hit == nil, type.includesDisk {
+                hit = try await sharedQuery(plan.cache, key: key, type: .disk)
+                // A `.disk` query does not promote into memory as `.all` would: a persistent hit
+                // that holds an image is kept in memory here instead.
+                promote = plan.storeType.includesMemory
+            }
+        } else if type == .all, !plan.storeType.includesMemory {
             // One tier at a time, so a tiered cache does not copy a disk hit into memory.
             hit = try await sharedQuery(plan.cache, key: key, type: .memory)
             if hit == nil { hit = try await sharedQuery(plan.cache, key: key, type: .disk) }
@@ -67,6 +78,8 @@ extension ImageManager {
             if plan.storeType.includesMemory {
                 await storeEntry(CacheEntry(image: decoded, validators: hit.entry.validators), key: key, in: plan.cache, type: .memory)
             }
+        } else if promote, let image {
+            await storeEntry(CacheEntry(image: image, validators: hit.entry.validators), key: key, in: plan.cache, type: .memory)
         }
         let result = ImageResult(
             image: image, data: hit.entry.data, cacheType: hit.source, url: plan.url, cacheKey: key, isFromSharedCache: hit.isShared,
@@ -128,8 +141,10 @@ extension ImageManager {
             result.wasRevalidated = true
             return result
         }
-        if plan.options.contains(.avoidDecode) {
-            if let key = plan.key, !plan.isVariant, plan.storeType.includesDisk {
+        // A variant's bytes do not exist until it is decoded, transformed and stored: handing out
+        // the loaded ones would give a transformed or thumbnail result the original's bytes.
+        if plan.options.contains(.avoidDecode), !plan.isVariant {
+            if let key = plan.key, plan.storeType.includesDisk {
                 await storeEntry(CacheEntry(data: loaded.data, validators: loaded.validators), key: key, in: plan.cache, type: .disk)
             }
             return ImageResult(image: nil, data: loaded.data, cacheType: .none, url: url, cacheKey: plan.key, validators: loaded.validators)

@@ -30,6 +30,9 @@ public final class ImageManager: Sendable {
         public var delegate: (any ImageManagerDelegate)?
         /// Default pixel limit for decodes (see ``DecodeOptions/pixelLimit``).
         public var pixelLimit: Int
+        /// Default ceiling on the source pixels a scale-down reads (see
+        /// ``DecodeOptions/scaleDownSourcePixelLimit``); nil means 4 × the pixel limit in force.
+        public var scaleDownSourcePixelLimit: Int?
         /// Encode options used when re-encoding transformed images for the cache.
         public var encodeOptions: EncodeOptions
         /// Log through swift-log; nil (the default) logs nothing and costs nothing.
@@ -45,7 +48,8 @@ public final class ImageManager: Sendable {
             coders: CoderRegistry = CoderRegistry(), cacheKeyFilter: any CacheKeyFilter = AbsoluteURLCacheKeyFilter(),
             transformer: (any ImageTransformer)? = nil, delegate: (any ImageManagerDelegate)? = nil,
             pixelLimit: Int = DecodeOptions.defaultPixelLimit, encodeOptions: EncodeOptions = EncodeOptions(),
-            logger: Logger? = nil, metrics: ImageMetrics? = nil, retryPolicy: RetryPolicy = .none
+            logger: Logger? = nil, metrics: ImageMetrics? = nil, retryPolicy: RetryPolicy = .none,
+            scaleDownSourcePixelLimit: Int? = nil
         ) {
             self.retryPolicy = retryPolicy
             self.cache = cache
@@ -55,6 +59,7 @@ public final class ImageManager: Sendable {
             self.transformer = transformer
             self.delegate = delegate
             self.pixelLimit = pixelLimit
+            self.scaleDownSourcePixelLimit = scaleDownSourcePixelLimit
             self.encodeOptions = encodeOptions
             self.logger = logger
             self.metrics = metrics

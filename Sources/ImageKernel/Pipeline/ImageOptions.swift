@@ -23,13 +23,16 @@ public struct ImageOptions: OptionSet, Hashable, Sendable {
     public static let allowInvalidSSLCertificates = ImageOptions(rawValue: 1 << 7)
     /// Apply the transformer to every frame of a multi-frame image, not just the first.
     public static let transformAnimatedImage = ImageOptions(rawValue: 1 << 8)
-    /// Deliver bytes without decoding (the result's image is a 1×1 placeholder-free nil).
+    /// Deliver bytes without decoding: the result's image is nil and its data the loaded or
+    /// cached bytes. A transformed or thumbnail load that is not cached yet decodes all the same,
+    /// since its bytes exist only once it is transformed and stored (see ``ImageResult/data``).
     public static let avoidDecode = ImageOptions(rawValue: 1 << 9)
     /// Answer from the cache only; never load.
     public static let fromCacheOnly = ImageOptions(rawValue: 1 << 10)
     /// Skip the cache query; always load.
     public static let fromLoaderOnly = ImageOptions(rawValue: 1 << 11)
-    /// Decode images over the pixel limit scaled down instead of refusing them.
+    /// Decode images over the pixel limit scaled down instead of refusing them, up to the ceiling
+    /// on their source pixels (``ImageContext/scaleDownSourcePixelLimit``, by default 4 × the limit).
     public static let scaleDownLargeImages = ImageOptions(rawValue: 1 << 12)
     /// Query memory only; do not look on disk.
     public static let queryMemoryOnly = ImageOptions(rawValue: 1 << 13)

@@ -4,7 +4,32 @@ import Foundation
 public struct ImageResult: Sendable {
     /// The decoded (and transformed) image; nil only with ``ImageOptions/avoidDecode``.
     public var image: Image?
-    /// The original encoded bytes when known (loaded or read from a cache tier that keeps bytes).
+    /// Encoded bytes of the delivered image, or nil: the bytes loaded or stored for *this* result
+    /// (its ``cacheKey``), never the original's bytes for a transformed or thumbnail result.
+    ///
+    /// - **Loaded, untransformed, full size**: the bytes the loader delivered (with
+    ///   ``ImageOptions/scaleDownLargeImages`` they decode to the source's full size; the image is
+    ///   that source scaled down). A `cacheSerializer` may have put other bytes on disk; these are
+    ///   still the loaded ones.
+    /// - **Loaded, transformed or thumbnail** (or changed by the delegate's
+    ///   ``ImageManagerDelegate/transformDownloadedImage(_:url:)``), and a new variant made from a
+    ///   cached original (rule 8): the bytes stored for it under its own key, the context's
+    ///   `cacheSerializer`'s or the coder registry's re-encode (PNG where there is alpha, else
+    ///   JPEG); nil when none were made: results kept in memory only (``ImageOptions/cacheMemoryOnly``,
+    ///   a `storeCacheType` without disk), no cache key, or an encode that failed.
+    /// - **Memory hit** (``cacheType`` `.memory`): the bytes the memory tier keeps with the image,
+    ///   which were stored for this key: nil from a ``TieredCache`` (its memory tier keeps images
+    ///   only); from a ``MemoryCache`` used alone, the bytes the load that stored it reported.
+    /// - **Disk hit** (`.disk`): the bytes the persistent tier holds under the key, the ones the
+    ///   image was decoded from.
+    /// - **Shared-tier hit** (`.disk` with ``isFromSharedCache``): likewise, the bytes the shared
+    ///   tier held (now also on the nearer tiers).
+    /// - **Animated**: loaded untransformed, the whole file with every frame; transformed, the
+    ///   re-encode stored for it, which holds the first frame only (PNG and JPEG are still formats).
+    /// - ``ImageOptions/avoidDecode``: the loaded or cached bytes of the key, with no image; a
+    ///   transformed or thumbnail result not cached yet is decoded, transformed and stored first,
+    ///   so its data is the bytes stored for it (or nil), never the loaded original.
+    /// - A `refreshCached` reload answered "not modified" keeps the cached result's data.
     public var data: Data?
     /// Where the image came from: `.none` (loaded), `.memory` or `.disk`.
     public var cacheType: ImageCacheType

@@ -14,6 +14,13 @@ import Foundation
 final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendable>: Sendable {
     typealias Work = @Sendable (Job) async throws -> Value
 
+    /// How the caller that claimed a key goes on: with a value it found itself (say, in the memory
+    /// cache), which every caller that joined meanwhile gets too, or with the work to run.
+    enum Start: Sendable {
+        case value(Value)
+        case work(Work)
+    }
+
     /// What the work sees of its job: the live priority and a way to send events.
     struct Job: Sendable {
         fileprivate let pool: SharedWork
@@ -100,12 +107,36 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
     /// Joins the work running for `key`, or starts `work` for it, and waits for its outcome.
     ///
     /// The caller joins before it waits. Work it starts runs on its thread up to the work's first
-    /// suspension (``start(key:generation:priority:taskPriority:work:)``), so work that never
-    /// suspends (a memory or disk query) has its outcome when `join` returns, and the caller takes
-    /// it without suspending: no trip through the executor, no hand-off to another thread.
+    /// suspension (``start(key:generation:priority:work:)``), so work that never suspends (a memory
+    /// or disk query) has its outcome when `join` returns, and the caller takes it without
+    /// suspending: no trip through the executor, no hand-off to another thread.
     func value(for key: Key, subscriber: Subscriber<Value, Event>, work: @escaping Work) async throws(ImageKernelError) -> Value {
+        try await value(for: key, subscriber: subscriber) { () -> Start in .work(work) }
+    }
+
+    /// Joins the work running for `key` without running anything of its own; or, when none runs,
+    /// claims the key and runs `claim` in the caller's own task (no new task, no hop), which either
+    /// answers (a cache hit: the caller and every caller that joined meanwhile get that value) or
+    /// names the work to start. So a check that must happen once per piece of work (rule 9: one
+    /// cache query per result) is made by the one caller that claims it, and callers that come
+    /// while it runs wait for it instead of making their own. `claim` does not throw: were its
+    /// caller cancelled, its error would reach callers that were not, so a check that fails hands
+    /// over to the work instead.
+    func value(
+        for key: Key, subscriber: Subscriber<Value, Event>, claim: () async -> Start
+    ) async throws(ImageKernelError) -> Value {
         // A caller cancelled before it came starts nothing.
-        if Task.isCancelled { subscriber.cancel() } else { join(key: key, subscriber: subscriber, work: work) }
+        if Task.isCancelled {
+            subscriber.cancel()
+        } else if let claimed = join(key: key, subscriber: subscriber) {
+            let start = await claim()
+            // A caller cancelled meanwhile leaves; those that joined it keep the claim's outcome.
+            if Task.isCancelled { subscriber.cancel() }
+            switch start {
+            case .value(let value): complete(key: key, generation: claimed.generation, outcome: .success(value))
+            case .work(let work): self.start(key: key, generation: claimed.generation, priority: claimed.priority, work: work)
+            }
+        }
         if let ready = subscriber.outcome { return try ready.get() }
         // A cancellation that came during the join is seen here: the handler runs at once.
         let outcome = await withTaskCancellationHandler {
@@ -118,7 +149,9 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
         return try outcome.get()
     }
 
-    private func join(key: Key, subscriber: Subscriber<Value, Event>, work: @escaping Work) {
+    /// Adds the caller to the job for `key`, creating the job when there is none. Returns the new
+    /// job's generation and priority when this caller created it (and must start it), else nil.
+    private func join(key: Key, subscriber: Subscriber<Value, Event>) -> (generation: UInt64, priority: LoadPriorityHandle)? {
         let id = ObjectIdentifier(subscriber)
         let priority = subscriber.priority
         let taskPriority = subscriber.taskPriority
@@ -144,18 +177,20 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
             reprioritize: { [weak self] priority in self?.reprioritize(key: key, generation: generation, subscriber: id, to: priority) })
         guard subscriber.join(membership) else {
             membership.leave()  // cancelled between install and join
-            return
+            return nil
         }
         for event in joined.replay { subscriber.emit(event) }
         if let task = joined.escalate { task.escalatePriority(to: taskPriority) }
-        if joined.isNew {
-            start(key: key, generation: generation, priority: joined.priority, taskPriority: taskPriority, work: work)
-        } else {
-            reprioritize(key: key, generation: generation, subscriber: id, to: priority)
-        }
+        if joined.isNew { return (generation, joined.priority) }
+        reprioritize(key: key, generation: generation, subscriber: id, to: priority)
+        return nil
     }
 
-    private func start(key: Key, generation: UInt64, priority: LoadPriorityHandle, taskPriority: TaskPriority, work: @escaping Work) {
+    private func start(key: Key, generation: UInt64, priority: LoadPriorityHandle, work: @escaping Work) {
+        // Callers that joined while the claim ran may have raised the task priority; every caller
+        // may have left too (then there is nothing to start).
+        guard let taskPriority = state.withLock({ state in state.jobs[key].flatMap { $0.generation == generation ? $0.taskPriority : nil } })
+        else { return }
         let job = Job(pool: self, key: key, generation: generation, priority: priority)
         // Started on the caller's thread, up to the work's first suspension: a cache hit or a
         // request handed to a loader needs no hop to another thread, and work that never
@@ -169,14 +204,16 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
             }
             self.complete(key: key, generation: generation, outcome: outcome)
         }
-        let orphaned = state.withLock { state -> Bool in
-            guard state.jobs[key]?.generation == generation else { return true }
-            state.jobs[key]?.task = task
-            return false
+        let recorded = state.withLock { state -> (orphaned: Bool, escalate: TaskPriority?) in
+            guard let job = state.jobs[key], job.generation == generation else { return (true, nil) }
+            job.task = task
+            return (false, job.taskPriority > taskPriority ? job.taskPriority : nil)
         }
         // Every caller left before the task was recorded, or the work finished on the spot (then
         // the cancel does nothing).
-        if orphaned { task.cancel() }
+        if recorded.orphaned { task.cancel() }
+        // A caller of higher task priority joined before the task was recorded (it had none to escalate).
+        if let higher = recorded.escalate { task.escalatePriority(to: higher) }
     }
 
     private func complete(key: Key, generation: UInt64, outcome: Result<Value, ImageKernelError>) {

@@ -60,6 +60,7 @@ struct ContextSignature: Hashable, Sendable {
     /// Also in the final key, but that key may be nil (the key filter declined to cache).
     var transformerKey: String?
     var pixelLimit: Int?
+    var scaleDownSourcePixelLimit: Int?
     var storeCacheType: ImageCacheType?
     var queryCacheType: ImageCacheType?
     var originalStoreCacheType: ImageCacheType?
@@ -77,6 +78,7 @@ struct ContextSignature: Hashable, Sendable {
         unique = context.cacheSerializer != nil || context.hasCustomValues ? .fresh() : PartIdentity(nil)
         thumbnail = context.thumbnailPixelSize
         pixelLimit = context.pixelLimit
+        scaleDownSourcePixelLimit = context.scaleDownSourcePixelLimit
         storeCacheType = context.storeCacheType
         queryCacheType = context.queryCacheType
         originalStoreCacheType = context.originalStoreCacheType

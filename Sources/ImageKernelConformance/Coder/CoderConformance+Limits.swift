@@ -56,12 +56,18 @@ extension CoderConformance {
         }
     }
 
-    func checkRefusesImagesOverPixelLimit(_ context: CaseContext) throws(ConformanceFailure) {
+    /// The fixtures of at least two pixels (a limit one below theirs is still a limit), or a
+    /// failure when there are none.
+    func fixturesOverOnePixel(_ context: CaseContext) throws(ConformanceFailure) -> [CoderFixture] {
         let candidates = try requireFixtures(context).filter { $0.width * $0.height >= 2 }
         guard !candidates.isEmpty else {
-            throw context.failure("all fixtures", "the pixel limit case needs a fixture of at least 2 pixels")
+            throw context.failure("all fixtures", "the \(context.caseName) case needs a fixture of at least 2 pixels")
         }
-        for fixture in candidates {
+        return candidates
+    }
+
+    func checkRefusesImagesOverPixelLimit(_ context: CaseContext) throws(ConformanceFailure) {
+        for fixture in try fixturesOverOnePixel(context) {
             let pixels = fixture.width * fixture.height
             var options = decodeOptions
             options.scaleDownLargeImages = false

@@ -51,6 +51,11 @@ import ImageKernel
 ///   image keeps its full size.
 /// - ``Case/refusesImagesOverPixelLimit``: a pixel limit one below a fixture's pixel count throws
 ///   `pixelLimitExceeded`; a limit equal to it decodes.
+/// - ``Case/refusesScaleDownPastCeiling``: with ``DecodeOptions/scaleDownLargeImages``, a pixel
+///   limit one below a fixture's pixel count and a ``DecodeOptions/scaleDownSourcePixelLimit`` one
+///   below it too, decoding throws `pixelLimitExceeded`; with the ceiling equal to the pixel
+///   count it gives an image within the pixel limit or (a coder that never scales down) throws
+///   `pixelLimitExceeded`.
 /// - ``Case/concurrentUseAgrees``: ``concurrency`` threads decoding the fixtures and encoding
 ///   round trips at once get exactly what a single thread gets.
 ///
@@ -85,6 +90,8 @@ public struct CoderConformance: ConformanceSuite {
         case thumbnailFitsRequestedSize
         /// A pixel limit below the image's pixel count throws `pixelLimitExceeded`.
         case refusesImagesOverPixelLimit
+        /// Scaling down refuses a source over the scale-down ceiling and stays within the pixel limit.
+        case refusesScaleDownPastCeiling
         /// Many threads at once get what one thread gets.
         case concurrentUseAgrees
     }
@@ -156,6 +163,7 @@ public struct CoderConformance: ConformanceSuite {
         case .refusesUnsupportedEncodeFormat: try checkRefusesUnsupportedEncodeFormat(context)
         case .thumbnailFitsRequestedSize: try checkThumbnailFitsRequestedSize(context)
         case .refusesImagesOverPixelLimit: try checkRefusesImagesOverPixelLimit(context)
+        case .refusesScaleDownPastCeiling: try checkRefusesScaleDownPastCeiling(context)
         case .concurrentUseAgrees: try checkConcurrentUseAgrees(context)
         }
     }

@@ -57,6 +57,8 @@ struct BrokenCoder: ImageCoder {
             options.thumbnailPixelSize = nil  // ignores thumbnails
         case .refusesImagesOverPixelLimit:
             options.pixelLimit = DecodeOptions.defaultPixelLimit  // ignores the caller's limit
+        case .refusesScaleDownPastCeiling:
+            options.scaleDownSourcePixelLimit = .max  // scales down any source, however large
         case .concurrentUseAgrees:
             // Shares a scratch buffer between calls: an overlapping call scribbles on it.
             let overlapped = inFlight.enter()

@@ -16,8 +16,13 @@ struct RawCoder: ImageCoder {
 
     func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
         let header = try Self.header(data, plugin: name)
-        guard header.width * header.height <= options.pixelLimit else {
-            throw error(.pixelLimitExceeded, "\(header.width)x\(header.height) is over the limit of \(options.pixelLimit) pixels")
+        let overLimit = header.width * header.height > options.pixelLimit
+        if overLimit {
+            // Scales down (nearest neighbour, after reading every pixel) within the ceiling only.
+            guard options.scaleDownLargeImages, options.pixelLimit > 0 else {
+                throw error(.pixelLimitExceeded, "\(header.width)x\(header.height) is over the limit of \(options.pixelLimit) pixels")
+            }
+            try options.checkScaleDownSource(width: header.width, height: header.height, plugin: name)
         }
         let pixelBytes = header.width * header.height * 4
         guard data.count == Self.headerSize + pixelBytes + 4 else {
@@ -29,6 +34,16 @@ struct RawCoder: ImageCoder {
         }
         var image = try Image(width: header.width, height: header.height, pixelFormat: .rgba8, pixels: pixels, sourceFormat: Self.format)
         if let target = options.thumbnailPixelSize { image = Self.thumbnail(image, fitting: target) }
+        if overLimit, image.width * image.height > options.pixelLimit {
+            let scale = (Double(options.pixelLimit) / Double(image.width * image.height)).squareRoot()
+            var (width, height) = (max(1, Int(Double(image.width) * scale)), max(1, Int(Double(image.height) * scale)))
+            if width * height > options.pixelLimit { (width, height) = (max(1, options.pixelLimit / height), height) }
+            if width * height > options.pixelLimit { height = max(1, options.pixelLimit / width) }
+            guard width * height <= options.pixelLimit else {
+                throw error(.pixelLimitExceeded, "\(header.width)x\(header.height) cannot be scaled within \(options.pixelLimit) pixels")
+            }
+            image = Self.scaled(image, width: width, height: height)
+        }
         return image
     }
 

@@ -6,12 +6,11 @@ import ImageKernel
 final class GatedLoader: ImageLoader, Sendable {
     let name = "GatedLoader"
     private struct State {
-        var open = false
-        var waiting: [CheckedContinuation<Void, Never>] = []
         var data: [String: Data] = [:]
         var failure: ImageKernelError?
     }
     private let state = Locked(State())
+    private let gate = Gate()
     let requests = Locked<[ImageRequest]>([])
     let options = Locked<[LoaderOptions]>([])
     let priorities = Locked<[LoadPriorityHandle]>([])
@@ -23,14 +22,7 @@ final class GatedLoader: ImageLoader, Sendable {
     var requestCount: Int { requests.withLock { $0.count } }
 
     /// Lets every waiting and future load go on.
-    func open() {
-        let waiting = state.withLock { state in
-            state.open = true
-            defer { state.waiting = [] }
-            return state.waiting
-        }
-        for continuation in waiting { continuation.resume() }
-    }
+    func open() { gate.open() }
 
     func canLoad(_ url: URL) -> Bool { url.scheme == "gate" }
 
@@ -42,14 +34,7 @@ final class GatedLoader: ImageLoader, Sendable {
         self.options.withLock { $0.append(options) }
         if let handle = context.loadPriority { priorities.withLock { $0.append(handle) } }
         started.withLock { $0 += 1 }
-        await withCheckedContinuation { continuation in
-            let go = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiting.append(continuation)
-                return false
-            }
-            if go { continuation.resume() }
-        }
+        await gate.wait()
         if Task.isCancelled {
             cancellations.withLock { $0 += 1 }
             throw ImageKernelError.cancelled(.load, plugin: name)
@@ -65,35 +50,51 @@ final class GatedLoader: ImageLoader, Sendable {
 
 func gateURL(_ host: String) -> URL { URL(string: "gate://\(host)/image.raw")! }
 
-/// A cache in front of another that counts queries and stores by tier, can hold disk queries
-/// until released, and records queries that ended cancelled.
+/// A cache in front of another that counts queries (by type, and by key and tier) and stores,
+/// can hold disk queries until released, and records queries that ended cancelled.
 final class CountingCache: ImageCache, Sendable {
+    /// Queries of one key that reached each tier: a `.memory` query counts for memory, `.disk`
+    /// for disk, `.all` for both.
+    struct TierQueries: Equatable, CustomStringConvertible {
+        var memory = 0
+        var disk = 0
+        var description: String { "memory \(memory), disk \(disk)" }
+    }
+
     let name = "CountingCache"
     let inner: any ImageCache
     let queries = Locked<[ImageCacheType: Int]>([:])
+    private let keyed = Locked<[String: TierQueries]>([:])
     let stores = Locked<[(key: String, type: ImageCacheType)]>([])
     let cancelledQueries = Locked(0)
     private let diskDelay: Duration
-    /// A disk-only query waits (10 s at most) until this many all-tier queries have finished, so
-    /// tests can hold one caller's query of the original open until the others have looked up
-    /// their own keys and moved on to it.
-    private let holdDiskUntilAllQueries: Int
-    private let finishedAllQueries = Locked(0)
+    /// Disk queries of this key wait (10 s at most) until `holdUntil` disk queries of other keys
+    /// have finished, so tests can hold one caller's query of the original open until the others
+    /// have looked up their own keys and moved on to it.
+    private let heldKey: String?
+    private let holdUntil: Int
+    private let finishedOtherDiskQueries = Locked(0)
 
-    init(_ inner: any ImageCache = MemoryCache(), diskDelay: Duration = .zero, holdDiskUntilAllQueries: Int = 0) {
+    init(_ inner: any ImageCache = MemoryCache(), diskDelay: Duration = .zero, holdDiskQueriesOf heldKey: String? = nil, until holdUntil: Int = 0) {
         self.inner = inner
         self.diskDelay = diskDelay
-        self.holdDiskUntilAllQueries = holdDiskUntilAllQueries
+        self.heldKey = heldKey
+        self.holdUntil = holdUntil
     }
 
     func queryCount(_ type: ImageCacheType) -> Int { queries.withLock { $0[type] ?? 0 } }
+    func tierQueries(_ key: String) -> TierQueries { keyed.withLock { $0[key] ?? TierQueries() } }
 
     func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? {
         queries.withLock { $0[type, default: 0] += 1 }
-        defer { if type == .all { finishedAllQueries.withLock { $0 += 1 } } }
-        if type == .disk, holdDiskUntilAllQueries > 0 {
+        keyed.withLock { counts in
+            if type.includesMemory { counts[key, default: TierQueries()].memory += 1 }
+            if type.includesDisk { counts[key, default: TierQueries()].disk += 1 }
+        }
+        defer { if type.includesDisk, key != heldKey { finishedOtherDiskQueries.withLock { $0 += 1 } } }
+        if type.includesDisk, key == heldKey {
             let deadline = ContinuousClock.now + .seconds(10)
-            while finishedAllQueries.withLock({ $0 }) < holdDiskUntilAllQueries, ContinuousClock.now < deadline {
+            while finishedOtherDiskQueries.withLock({ $0 }) < holdUntil, ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(5))
             }
         }
