@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "CoderWebP", targets: ["CoderWebP"]),
         .library(name: "CoderGIF", targets: ["CoderGIF"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
+        .library(name: "ColorLCMS", targets: ["ColorLCMS"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
@@ -71,6 +72,9 @@ let package = Package(
         .target(name: "CoderWebP", dependencies: ["ImageKernel", "CWebP"], swiftSettings: strict),
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CoderGIF", dependencies: ["ImageKernel", "CGIF"], swiftSettings: strict),
+        // lcms2 behind typed functions: per-object contexts whose log handler keeps the message, pixel-type macros.
+        .target(name: "CLCMS", linkerSettings: [.linkedLibrary("lcms2")]),
+        .target(name: "ColorLCMS", dependencies: ["ImageKernel", "CLCMS"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
         // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
@@ -95,7 +99,7 @@ let package = Package(
             name: "imagekernel",
             dependencies: [
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CacheDisk", "CacheRedis",
-                "Transformers",
+                "Transformers", "ColorLCMS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -142,6 +146,11 @@ let package = Package(
             exclude: ["Reference"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "ColorLCMSTests",
+            dependencies: ["ColorLCMS", "CLCMS", "ImageKernel", "ImageKernelTestSupport", "CoderJPEG", "CoderPNG", "CoderWebP", "CoderHEIF", "Transformers", "LoaderFile"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(
             name: "LoaderHTTPTests",
@@ -160,7 +169,11 @@ let package = Package(
             exclude: ["Reference"],
             swiftSettings: strict
         ),
-        .testTarget(name: "imagekernelTests", dependencies: ["ImageKernelTestSupport", "imagekernel", "ImageKernel"], swiftSettings: strict),
+        .testTarget(
+            name: "imagekernelTests",
+            dependencies: ["ImageKernelTestSupport", "imagekernel", "ImageKernel", "ColorLCMS", "CoderPNG", "CoderJPEG"],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

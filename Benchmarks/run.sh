@@ -8,6 +8,8 @@
 #   bench-webp      CoderWebP still decode/encode and 50-frame animated decode vs libwebp called from C
 #   bench-gif       CoderGIF animated decode vs giflib + the same compositing in C, and vs Pillow
 #                   (Scripts/pillow_gif.py)
+#   bench-color     ColorLCMS: a 12 MP Adobe RGB image to sRGB vs libvips 8.18's icc_transform in process
+#                   (Scripts/vips_icc.py); the first call (transform build) and a 400x300 source
 #   bench-disk      CacheDisk store/read vs raw files
 #   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
 #   bench-resize    Transformers resize, blur and fill+round vs Pillow-SIMD and pyvips 8.18 in process
