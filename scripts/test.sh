@@ -28,6 +28,7 @@ groups=(
   "--filter CoderWebPTests --skip $webp_memory_test"
   "--filter $webp_memory_test"
   "--filter CoderGIFTests"
+  "--filter ColorLCMSTests"
   "--filter CacheDiskTests"
   "--filter TransformersTests"
   "--filter CacheRedisTests"

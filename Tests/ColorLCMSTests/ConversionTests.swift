@@ -159,3 +159,27 @@ struct ConversionTests {
         #expect(converted.frames[0].image.iccProfile == nil)
     }
 }
+
+@Suite("Colour conversion from many threads")
+struct ConcurrentConversionTests {
+    @Test("one converter shared by eight tasks converting four profiles gives each the single-threaded answer")
+    func sharedConverter() async throws {
+        let photo = try ConversionTests.photo()
+        let profiles = try [Reference.adobeRGB(), Reference.proPhoto(), Reference.displayP3(), Reference.swappedRedGreen()]
+        let tagged = try profiles.map { try ConversionTests.tagged(photo, $0) }
+        let expected = try tagged.map { try LCMSColorConverter().convert($0, .sRGB).pixels }
+        let shared = LCMSColorConverter()
+        let results = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var last: [UInt8] = []
+                    for round in 0..<6 { last = try shared.convert(tagged[(task + round) % 4], .sRGB).pixels }
+                    return ((task + 5) % 4, last)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 8)
+        for (index, pixels) in results { #expect(pixels == expected[index] ? true : false, "task's last conversion (profile \(index))") }
+    }
+}

@@ -6,6 +6,7 @@ import CoderWebP
 import ColorLCMS
 import Foundation
 import ImageKernel
+import ImageKernelTestSupport
 import LoaderFile
 import Testing
 import Transformers
@@ -79,5 +80,42 @@ struct PipelineTests {
         #expect(resized.cicp == decoded.cicp)
         let thumbnail = try HEIFCoder().decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 64, height: 64)))
         #expect(thumbnail.cicp == decoded.cicp)
+    }
+
+    @Test("JPEG's shrink-on-load and planar (Y'CbCr) paths keep the profile")
+    func jpegFastPathsKeepTheProfile() throws {
+        let photo = try ConversionTests.photo()
+        let profile = try Reference.proPhoto().bytes
+        var tagged = photo
+        tagged.iccProfile = profile
+        let data = try JPEGCoder().encode(tagged, as: .jpeg, options: EncodeOptions(quality: 0.9))
+        let resize = ResizeTransformer(.fill, width: 120, height: 80)
+        let shrunk = try JPEGCoder().decode(data, options: DecodeOptions(shrinkOnLoad: resize.shrinkOnLoad))
+        #expect(shrunk.iccProfile == profile)
+        let planes = try #require(try JPEGCoder().decodeYCbCr(data, options: DecodeOptions(shrinkOnLoad: resize.shrinkOnLoad)))
+        #expect(planes.iccProfile == profile)
+        let resized = try resize.transform(planes, subsampling: .s420)
+        #expect(resized.iccProfile == profile)
+        let encoded = try JPEGCoder().encode(resized, options: EncodeOptions(quality: 0.9))
+        #expect(try JPEGCoder().decode(encoded, options: DecodeOptions()).iccProfile == profile)
+        #expect(JPEGCoder.embeddedICCProfile(encoded) == profile)
+        #expect(JPEGCoder.embeddedICCProfile(try JPEGCoder().encode(photo, as: .jpeg, options: EncodeOptions())) == nil)
+    }
+
+    @Test("PNG reads and writes cICP, and reads a linear gAMA as code points")
+    func pngCodePoints() throws {
+        var photo = try ConversionTests.photo()
+        photo.cicp = .displayP3
+        let data = try PNGCoder().encode(photo, as: .png, options: EncodeOptions())
+        #expect(try PNGCoder().decode(data, options: DecodeOptions()).cicp == .displayP3)
+        let thumbnail = try PNGCoder().decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 50, height: 50)))
+        #expect(thumbnail.cicp == .displayP3)
+        // An ICC profile, when there is one, is the description written (cICP would override it).
+        photo.iccProfile = try Reference.adobeRGB().bytes
+        let both = try PNGCoder().decode(try PNGCoder().encode(photo, as: .png, options: EncodeOptions()), options: DecodeOptions())
+        #expect(both.iccProfile == photo.iccProfile && both.cicp == nil)
+        // libpng's test PNGs: gAMA 1.0 (linear) and gAMA 1/2.2 (sRGB by the web's reading).
+        let linear = try PNGCoder().decode(try TestData.data("png-extra/libpng-testpngs/rgb-8-linear.png"), options: DecodeOptions())
+        #expect(linear.cicp?.transferCharacteristics == 8)
     }
 }
