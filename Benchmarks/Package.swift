@@ -19,7 +19,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench-color",
-            dependencies: ["BenchSupport", .product(name: "ColorLCMS", package: "ImageKernel")]
+            dependencies: ["BenchSupport", .product(name: "ColorLCMS", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel")]
         ),
         .executableTarget(
             name: "bench-resize",

@@ -1,7 +1,9 @@
 import BenchSupport
 import ColorLCMS
 import Foundation
+import CoderJPEG
 import ImageKernel
+import Transformers
 
 // LCMSColorConverter converting a 12 MP photo-like RGB image tagged with Adobe RGB (1998)
 // (Ghostscript's a98.icc, from Debian's libgs-common) to sRGB, against libvips 8.18's
@@ -46,3 +48,35 @@ for (width, height) in [(4000, 3000), (400, 300)] {
     guard let vips = fields.first.flatMap({ Double($0) }) else { throw BenchError("vips_icc.py said \(output)") }
     report("\(label) to sRGB vs libvips \(fields.dropFirst().first ?? "?")", ours: ours, baseline: vips, goal: ">= 1x")
 }
+
+// What the image proxy's cold path pays for a tagged source: a 400x300 JPEG to `resize:fill:300:200`
+// JPEG, as image-proxy renders it. An untagged source takes the planar path (Y'CbCr decode, resize
+// on the planes, encode); a tagged one the RGB path with the conversion to sRGB (decode, convert,
+// resize, encode). The RGB path without the conversion shows how much of the difference is the path.
+print("proxy cold render model, 400x300 JPEG -> resize:fill:300:200 JPEG q80, one thread, median of \(iterations * 5)")
+let photo = try Image(width: 400, height: 300, pixelFormat: .rgb8, pixels: SyntheticPhoto.rgb8(width: 400, height: 300, seed: 3))
+let untagged = try JPEGCoder().encode(photo, as: .jpeg, options: EncodeOptions(quality: 0.9))
+let taggedPhoto = try LCMSColorConverter().convert(photo, ColorConversion(target: .profile(profile)))
+let tagged = try JPEGCoder().encode(taggedPhoto, as: .jpeg, options: EncodeOptions(quality: 0.9))
+let resize = ResizeTransformer(.fill, width: 300, height: 200)
+let encodeOptions = EncodeOptions(quality: 0.8)
+let converter = LCMSColorConverter()
+let toSRGB = ColorConversionTransformer(converter: converter, conversion: .sRGB)
+func planar(_ data: Data) throws -> Data {
+    let planes = try JPEGCoder().decodeYCbCr(data, options: DecodeOptions(shrinkOnLoad: resize.shrinkOnLoad))!
+    return try JPEGCoder().encode(try resize.transform(planes, subsampling: .s420), options: encodeOptions)
+}
+func rgb(_ data: Data, convert: Bool) throws -> Data {
+    var image = try JPEGCoder().decode(data, options: DecodeOptions(shrinkOnLoad: resize.shrinkOnLoad))
+    if convert { image = try toSRGB.transform(image) }
+    return try JPEGCoder().encode(try resize.transform(try OrientTransformer().transform(image)), as: .jpeg, options: encodeOptions)
+}
+let cpu = { (body: () throws -> Void) throws -> Double in
+    let samples = try Measure.samples(iterations: iterations * 5) { try TransformThreads.$limit.withValue(1) { try body() } }
+    return Measure.median(samples)
+}
+let untaggedPlanar = try cpu { _ = try planar(untagged) }
+let taggedConverted = try cpu { _ = try rgb(tagged, convert: true) }
+let taggedRGBOnly = try cpu { _ = try rgb(tagged, convert: false) }
+print(String(format: "  untagged, planar path: %.3f ms; tagged, RGB path + conversion: %.3f ms (%+.1f%%); RGB path alone: %.3f ms",
+             untaggedPlanar * 1000, taggedConverted * 1000, (taggedConverted / untaggedPlanar - 1) * 100, taggedRGBOnly * 1000))
