@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "CoderBMP", targets: ["CoderBMP"]),
         .library(name: "CoderTIFF", targets: ["CoderTIFF"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
+        .library(name: "ColorLCMS", targets: ["ColorLCMS"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
@@ -79,6 +80,9 @@ let package = Package(
         // handlers and the strip/tile loops.
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .target(name: "CoderTIFF", dependencies: ["ImageKernel", "CTIFF"], swiftSettings: strict),
+        // lcms2 behind typed functions: per-object contexts whose log handler keeps the message, pixel-type macros.
+        .target(name: "CLCMS", linkerSettings: [.linkedLibrary("lcms2")]),
+        .target(name: "ColorLCMS", dependencies: ["ImageKernel", "CLCMS"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
         // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
@@ -103,7 +107,7 @@ let package = Package(
             name: "imagekernel",
             dependencies: [
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CoderBMP", "CacheDisk",
-                "CacheRedis", "Transformers", "CoderTIFF",
+                "CacheRedis", "Transformers", "CoderTIFF", "ColorLCMS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -161,6 +165,11 @@ let package = Package(
             dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderTIFF", "ImageKernelConformance"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "ColorLCMSTests",
+            dependencies: ["ColorLCMS", "CLCMS", "ImageKernel", "ImageKernelTestSupport", "CoderJPEG", "CoderPNG", "CoderWebP", "CoderHEIF", "Transformers", "LoaderFile"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "LoaderFileTests", dependencies: ["LoaderFile", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(
             name: "LoaderHTTPTests",
@@ -179,7 +188,11 @@ let package = Package(
             exclude: ["Reference"],
             swiftSettings: strict
         ),
-        .testTarget(name: "imagekernelTests", dependencies: ["ImageKernelTestSupport", "imagekernel", "ImageKernel"], swiftSettings: strict),
+        .testTarget(
+            name: "imagekernelTests",
+            dependencies: ["ImageKernelTestSupport", "imagekernel", "ImageKernel", "ColorLCMS", "CoderPNG", "CoderJPEG"],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

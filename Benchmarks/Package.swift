@@ -18,6 +18,10 @@ let package = Package(
             dependencies: ["BenchSupport", "CBenchJPEG", .product(name: "CoderJPEG", package: "ImageKernel")]
         ),
         .executableTarget(
+            name: "bench-color",
+            dependencies: ["BenchSupport", .product(name: "ColorLCMS", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel")]
+        ),
+        .executableTarget(
             name: "bench-resize",
             dependencies: ["BenchSupport", .product(name: "Transformers", package: "ImageKernel")]
         ),

@@ -14,6 +14,8 @@
 #   bench-bmp       CoderBMP decode of BMPs (24/32-bit, palette, RLE8) and ICOs vs Pillow(-SIMD) in process
 #                   (Scripts/pillow_bmp.py)
 #   bench-tiff      CoderTIFF 12 MP RGB decode/encode (deflate, LZW) vs libtiff called from C
+#   bench-color     ColorLCMS: a 12 MP Adobe RGB image to sRGB vs libvips 8.18's icc_transform in process
+#                   (Scripts/vips_icc.py); the first call (transform build) and a 400x300 source
 #   bench-disk      CacheDisk store/read vs raw files
 #   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
 #   bench-resize    Transformers resize, blur and fill+round vs Pillow-SIMD and pyvips 8.18 in process

@@ -41,6 +41,7 @@ let package = Package(
             .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
             .product(name: "CoderHEIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),
             .product(name: "CoderGIF", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel"),
+            .product(name: "ColorLCMS", package: "ImageKernel"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),

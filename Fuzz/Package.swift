@@ -37,6 +37,7 @@ let package = Package(
         fuzzTarget("fuzz-disk-entry", ["CacheDisk"]),
         fuzzTarget("fuzz-http-response", ["LoaderHTTP"]),
         fuzzTarget("fuzz-transform-spec", ["Transformers"]),
+        fuzzTarget("fuzz-icc", ["ColorLCMS"]),
         .executableTarget(
             name: "fuzz-proxy-path",
             dependencies: ["FuzzSupport", .product(name: "ImageProxyCore", package: "ImageKernelExamples")],

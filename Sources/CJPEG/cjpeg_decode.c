@@ -33,6 +33,10 @@ void cjpeg_decoder_set_fast_upsampling(cjpeg_decoder *decoder, int enabled) {
     decoder->fast_upsampling = enabled ? 1 : 0;
 }
 
+void cjpeg_decoder_set_cmyk_output(cjpeg_decoder *decoder, int enabled) {
+    decoder->cmyk_output = enabled ? 1 : 0;
+}
+
 void cjpeg_decoder_destroy(cjpeg_decoder *decoder) {
     if (decoder == NULL) return;
     jpeg_destroy_decompress(&decoder->cinfo); /* never errors */
@@ -168,7 +172,8 @@ void cjpeg_configure_output(cjpeg_decoder *decoder, int scale_num) {
     case JCS_CMYK:
     case JCS_YCCK:
         cinfo->out_color_space = JCS_CMYK;
-        decoder->cmyk = 1;
+        /* With cmyk_output the caller takes the samples as stored and converts them itself. */
+        decoder->cmyk = decoder->cmyk_output ? 0 : 1;
         decoder->inverted = cinfo->saw_Adobe_marker ? 1 : 0;
         break;
     default:

@@ -57,6 +57,7 @@ struct cjpeg_decoder {
     JSAMPARRAY cmyk_row;  /* one CMYK row, in libjpeg's image pool */
     int output_open;      /* buffered mode: an output pass is running */
     int shown_scan;       /* buffered mode: the scan the last preview showed */
+    int cmyk_output;      /* CMYK/YCCK sources deliver their CMYK samples (4 channels), not RGB */
     int fast_upsampling;  /* merged chroma upsampling: cheaper, not djpeg's default pixels */
     int poisoned;         /* a call failed: libjpeg's state is no longer usable */
     int raw;              /* a raw (planar YCbCr) thumbnail decode */

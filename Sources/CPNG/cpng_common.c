@@ -39,6 +39,10 @@ static const png_byte cpng_ignored_chunks[] = {
     'i', 'T', 'X', 't', '\0',
 };
 
+/* cICP (PNG 3rd edition, colour code points) is newer than Debian's libpng 1.6.39: kept as an
+ * unknown chunk and read by cpng_cicp. */
+static const png_byte cpng_kept_chunks[] = {'c', 'I', 'C', 'P', '\0'};
+
 png_structp cpng_create_read(cpng_error_context *context, uint32_t max_dimension) {
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, context, cpng_error_fn, cpng_warning_fn);
     if (png == NULL) return NULL;
@@ -57,6 +61,7 @@ png_structp cpng_create_read(cpng_error_context *context, uint32_t max_dimension
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, cpng_ignored_chunks,
                                 (int)(sizeof cpng_ignored_chunks / 5));
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, cpng_kept_chunks, 1);
     return png;
 }
 
@@ -99,6 +104,25 @@ const uint8_t *cpng_icc_profile(png_structp png, png_infop info, size_t *length)
         return NULL;
     *length = size;
     return profile;
+}
+
+int cpng_color(png_structp png, png_infop info, cpng_color_info *color) {
+    memset(color, 0, sizeof *color);
+    if (png == NULL || info == NULL) return 0;
+    png_unknown_chunkp chunks = NULL;
+    int count = png_get_unknown_chunks(png, info, &chunks);
+    for (int i = 0; i < count; i++) {
+        if (memcmp(chunks[i].name, "cICP", 4) == 0 && chunks[i].size == 4 && chunks[i].data != NULL) {
+            memcpy(color->cicp, chunks[i].data, 4);
+            color->has_cicp = 1;
+            break;
+        }
+    }
+    int intent = 0;
+    color->has_srgb = png_get_sRGB(png, info, &intent) == PNG_INFO_sRGB;
+    png_fixed_point gamma = 0;
+    if (png_get_gAMA_fixed(png, info, &gamma) == PNG_INFO_gAMA) color->gamma = (int32_t)gamma;
+    return 1;
 }
 
 const uint8_t *cpng_exif(png_structp png, png_infop info, size_t *length) {

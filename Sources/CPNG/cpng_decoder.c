@@ -131,6 +131,10 @@ const char *cpng_decoder_message(const cpng_decoder *decoder) {
     return decoder->error.message[0] ? decoder->error.message : "no error";
 }
 
+int cpng_decoder_color(const cpng_decoder *decoder, cpng_color_info *color) {
+    return cpng_color(decoder->png, decoder->info, color);
+}
+
 const uint8_t *cpng_decoder_icc_profile(const cpng_decoder *decoder, size_t *length) {
     return cpng_icc_profile(decoder->png, decoder->info, length);
 }

@@ -90,9 +90,24 @@ cpng_status cpng_encode(const cpng_encode_params *params, cpng_encoded *result) 
     png_set_IHDR(png, info, params->width, params->height, (int)params->bit_depth, color_type,
                  params->interlace ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-    if (params->icc_profile != NULL && params->icc_length >= 132 && params->icc_length <= PNG_UINT_31_MAX)
+    int wrote_icc = 0;
+    if (params->icc_profile != NULL && params->icc_length >= 132 && params->icc_length <= PNG_UINT_31_MAX) {
         png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE,
                      (png_const_bytep)params->icc_profile, (png_uint_32)params->icc_length);
+        wrote_icc = 1;
+    }
+    if (params->has_cicp && !wrote_icc) {
+        /* Before PLTE and IDAT, as the chunk must be. */
+        static const png_byte cicp_name[] = {'c', 'I', 'C', 'P', '\0'};
+        png_unknown_chunk chunk;
+        memset(&chunk, 0, sizeof chunk);
+        memcpy(chunk.name, "cICP", 5);
+        chunk.data = (png_bytep)params->cicp;
+        chunk.size = 4;
+        chunk.location = PNG_HAVE_IHDR;
+        png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, cicp_name, 1);
+        png_set_unknown_chunks(png, info, &chunk, 1);
+    }
     png_write_info(png, info);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (params->bit_depth == 16) png_set_swap(png);

@@ -121,6 +121,10 @@ const char *cpng_progressive_message(const cpng_progressive *decoder) {
     return decoder->error.message[0] ? decoder->error.message : "no error";
 }
 
+int cpng_progressive_color(const cpng_progressive *decoder, cpng_color_info *color) {
+    return cpng_color(decoder->png, decoder->info, color);
+}
+
 const uint8_t *cpng_progressive_icc_profile(const cpng_progressive *decoder, size_t *length) {
     return cpng_icc_profile(decoder->png, decoder->info, length);
 }

@@ -77,6 +77,9 @@ public struct JPEGCoder: ProgressiveImageCoder {
         if let target = plan.finalSize, header.pixelCount <= options.pixelLimit, handle.rawEligible(numerator: plan.numerator) {
             return try decodeRaw(handle, numerator: plan.numerator, target: target, metadata: metadata, scale: options.scale)
         }
+        if let converter = options.colorConverter, let profile = metadata.cmykICCProfile, header.colorSpace == .cmyk || header.colorSpace == .ycck {
+            return try decodeManagedCMYK(handle, header: header, plan: plan, metadata: metadata, profile: profile, converter: converter, scale: options.scale)
+        }
         handle.setFastUpsampling(plan.usesFastUpsampling)
         let output = try handle.start(numerator: plan.numerator, buffered: false)
         let builder = JPEGImageBuilder(output: output, plan: plan, metadata: metadata, scale: options.scale)
@@ -93,6 +96,38 @@ public struct JPEGCoder: ProgressiveImageCoder {
         }
         if let failure { throw failure }
         return try builder.image(from: pixels, isPreview: false)
+    }
+
+    /// A CMYK or YCCK file with a CMYK profile, with a converter at hand: libjpeg's CMYK samples
+    /// (at the plan's DCT scale) go through the profile to sRGB, then down to a thumbnail's size.
+    /// The result carries no profile (it is sRGB).
+    private func decodeManagedCMYK(
+        _ handle: JPEGDecoderHandle, header: JPEGHeader, plan: JPEGScalePlan, metadata: JPEGMetadata, profile: [UInt8],
+        converter: any ColorConverter, scale: Double
+    ) throws(ImageKernelError) -> Image {
+        handle.setCMYKOutput(true)
+        let output = try handle.start(numerator: plan.numerator, buffered: false)
+        guard output.channels == 4 else { throw handle.failure(.internalError, "libjpeg gave \(output.channels) channels for CMYK") }
+        var cmyk = [UInt8](repeating: 0, count: output.width * output.height * 4)
+        try cmyk.withMutableBytes { (buffer) throws(ImageKernelError) in
+            try handle.readPixels(into: buffer, bytesPerRow: output.width * 4)
+        }
+        var rgb = [UInt8](repeating: 0, count: output.width * output.height * 3)
+        try rgb.withMutableBytes { (destination) throws(ImageKernelError) in
+            let converted = cmyk.withUnsafeBytes { source in
+                Result { () throws(ImageKernelError) in
+                    try converter.convertCMYK(
+                        profile: profile, inverted: header.isAdobeInverted, source: source.baseAddress!, sourceStride: output.width * 4,
+                        destination: destination.baseAddress!, destinationStride: output.width * 3, width: output.width, rows: output.height, .sRGB)
+                }
+            }
+            try converted.get()
+        }
+        let image = try Image(
+            width: output.width, height: output.height, pixelFormat: .rgb8, pixels: rgb,
+            orientation: metadata.orientation, sourceFormat: .jpeg, scale: scale)
+        guard let target = plan.finalSize else { return image }
+        return try image.areaDownscaled(to: target)
     }
 
     /// A thumbnail from libjpeg's raw YCbCr planes (YCbCr with common sampling, at the plan's fast
@@ -116,7 +151,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         if let failure { throw failure }
         return try Image(
             width: target.width, height: target.height, pixelFormat: .rgb8, pixels: pixels,
-            orientation: metadata.orientation, iccProfile: metadata.iccProfile, sourceFormat: .jpeg,
+            orientation: metadata.orientation, iccProfile: metadata.rgbICCProfile, sourceFormat: .jpeg,
             scale: scale, isPreview: false)
     }
 

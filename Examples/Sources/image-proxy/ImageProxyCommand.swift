@@ -58,6 +58,9 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Cache-Control max-age of results, in seconds.")
     var maxAge: Int = 30 * 86400
 
+    @Flag(help: "Keep a source's ICC profile (pixels untouched) instead of converting to sRGB and writing none (imgproxy's IMGPROXY_STRIP_COLOR_PROFILE=false).")
+    var keepColorProfile = false
+
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical); info logs one line per request.")
     var logLevel: String = "info"
 
@@ -88,6 +91,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         configuration.maxAnimationFrames = maxAnimationFrames
         configuration.sourceTimeout = .milliseconds(Int(sourceTimeout * 1000))
         configuration.maxAge = maxAge
+        configuration.keepsColorProfile = keepColorProfile
         let service: ImageProxyService
         do {
             service = try ImageProxyService(configuration: configuration, logger: logger)

@@ -107,6 +107,10 @@ int cjpeg_decoder_read_strip(cjpeg_decoder *decoder, uint8_t *dst, size_t stride
  * is cheaper at full scale, for output that is averaged down afterwards. A full-size decode must
  * not use it: its pixels then differ from djpeg's default. */
 void cjpeg_decoder_set_fast_upsampling(cjpeg_decoder *decoder, int enabled);
+/* Before start: CMYK and YCCK streams deliver CMYK samples, 4 channels (stored inverted when the
+ * header's adobe_inverted says so), instead of RGB by the naive formula; for a caller that
+ * converts them through the file's ICC profile. Other streams are unaffected. */
+void cjpeg_decoder_set_cmyk_output(cjpeg_decoder *decoder, int enabled);
 
 /* Raw thumbnails: libjpeg's downsampled YCbCr planes, each area-averaged straight to the target
  * size and converted to RGB there (no full-size chroma upsampling or colour conversion).

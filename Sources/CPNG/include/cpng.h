@@ -73,6 +73,16 @@ const char *cpng_decoder_message(const cpng_decoder *decoder);
 const uint8_t *cpng_decoder_icc_profile(const cpng_decoder *decoder, size_t *length);
 /* The eXIf chunk's bytes (a TIFF structure), or NULL. Valid until the decoder is destroyed. */
 const uint8_t *cpng_decoder_exif(const cpng_decoder *decoder, size_t *length);
+
+/* The colour chunks other than iCCP: cICP's four code points, whether there is an sRGB chunk,
+ * and gAMA (x100000; 0 when absent). */
+typedef struct {
+    uint8_t cicp[4];
+    int32_t has_cicp;
+    int32_t has_srgb;
+    int32_t gamma;
+} cpng_color_info;
+int cpng_decoder_color(const cpng_decoder *decoder, cpng_color_info *color);
 void cpng_decoder_destroy(cpng_decoder *decoder);
 
 /* ---- Progressive decoding (libpng's push reader) --------------------------------------- */
@@ -96,6 +106,7 @@ uint64_t cpng_progressive_rows_delivered(const cpng_progressive *decoder);
 int cpng_progressive_pass(const cpng_progressive *decoder);
 const char *cpng_progressive_message(const cpng_progressive *decoder);
 const uint8_t *cpng_progressive_icc_profile(const cpng_progressive *decoder, size_t *length);
+int cpng_progressive_color(const cpng_progressive *decoder, cpng_color_info *color);
 const uint8_t *cpng_progressive_exif(const cpng_progressive *decoder, size_t *length);
 void cpng_progressive_destroy(cpng_progressive *decoder);
 
@@ -118,6 +129,9 @@ typedef struct cpng_encode_params {
     /* An ICC profile to write as iCCP, or NULL. */
     const void *icc_profile;
     size_t icc_length;
+    /* Colour code points to write as cICP when has_cicp (and no ICC profile is written). */
+    uint8_t cicp[4];
+    int32_t has_cicp;
 } cpng_encode_params;
 
 /* The encoded file: `data` is malloc'd, release it with free(). */

@@ -51,6 +51,7 @@ enum HEIFDecoding {
         image.sourceFormat = sniffedFormat(data)
         image.orientation = .up  // HEIF's transformations are applied; EXIF orientation is not applied again
         image.iccProfile = primary.iccProfile()
+        image.cicp = primary.cicp()
         image.exif = primary.exif()
         image.scale = options.scale
         if let source { image.decoderNotes[Image.MetadataKey.thumbnailSource] = source }

@@ -91,6 +91,20 @@ final class HEIFImageHandle {
         return profile
     }
 
+    /// The `nclx` colour box's code points, if the file has one (libheif 1.15 reads them from
+    /// `colr` boxes only, not from the coded stream).
+    func cicp() -> CICP? {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else { return nil }
+        defer { heif_nclx_color_profile_free(nclx) }
+        let value = nclx.pointee
+        return CICP(
+            colourPrimaries: UInt8(truncatingIfNeeded: value.color_primaries.rawValue),
+            transferCharacteristics: UInt8(truncatingIfNeeded: value.transfer_characteristics.rawValue),
+            matrixCoefficients: UInt8(truncatingIfNeeded: value.matrix_coefficients.rawValue),
+            fullRange: value.full_range_flag != 0)
+    }
+
     /// The first `Exif` metadata block without its 4-byte TIFF-header offset, if any.
     func exif() -> [UInt8]? {
         var id: heif_item_id = 0

@@ -50,8 +50,23 @@ enum HEIFEncoding {
             nclx.pointee.full_range_flag = 1
             encodingOptions.pointee.output_nclx_profile = nclx
         }
+        if let cicp = image.cicp, image.iccProfile?.isEmpty ?? true {
+            // The colour description as code points (an ICC profile, when there is one, is written
+            // instead, below). Lossy samples keep libheif's own matrix (BT.601, full range).
+            _ = heif_nclx_color_profile_set_color_primaries(nclx, UInt16(cicp.colourPrimaries))
+            _ = heif_nclx_color_profile_set_transfer_characteristics(nclx, UInt16(cicp.transferCharacteristics))
+            if !options.lossless {
+                _ = heif_nclx_color_profile_set_matrix_coefficients(nclx, 6)
+                nclx.pointee.full_range_flag = 1
+            }
+        }
 
         let primary = try HEIFImage(image, identityPlanes: options.lossless ? nclx : nil, coder: coder)
+        if image.cicp != nil, image.iccProfile?.isEmpty ?? true, !options.lossless {
+            // libheif writes the input image's nclx as the `colr` box (its output nclx only steers
+            // the conversion, which 1.15 ignores for RGB input).
+            try HEIFFailure.check(heif_image_set_nclx_color_profile(primary.image, nclx), stage: .encode, coder: coder, doing: "tagging the colours")
+        }
         var handle: OpaquePointer?
         try HEIFFailure.check(
             heif_context_encode_image(context, primary.image, encoder, encodingOptions, &handle),

@@ -158,6 +158,8 @@ final class JPEGDecoderHandle {
     /// Before `start`: libjpeg-turbo's merged (non-fancy) chroma upsampling, cheaper at 8/8 but
     /// not djpeg's default pixels, so only for output that is averaged down afterwards.
     func setFastUpsampling(_ enabled: Bool) { cjpeg_decoder_set_fast_upsampling(pointer, enabled ? 1 : 0) }
+    /// Before ``start(numerator:buffered:)``: CMYK/YCCK streams deliver their CMYK samples (4 channels).
+    func setCMYKOutput(_ enabled: Bool) { cjpeg_decoder_set_cmyk_output(pointer, enabled ? 1 : 0) }
 
     /// Incremental: what became visible in `destination`.
     enum Event { case none, preview, final }

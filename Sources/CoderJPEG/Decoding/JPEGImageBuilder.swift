@@ -46,7 +46,7 @@ struct JPEGImageBuilder {
     private func image(_ pixels: [UInt8], width: Int, height: Int, isPreview: Bool) throws(ImageKernelError) -> Image {
         try Image(
             width: width, height: height, pixelFormat: output.channels == 1 ? .gray8 : .rgb8, pixels: pixels,
-            orientation: metadata.orientation, iccProfile: metadata.iccProfile, sourceFormat: .jpeg,
+            orientation: metadata.orientation, iccProfile: metadata.rgbICCProfile, sourceFormat: .jpeg,
             scale: scale, isPreview: isPreview)
     }
 }

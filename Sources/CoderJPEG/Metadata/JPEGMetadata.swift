@@ -15,6 +15,19 @@ struct JPEGMetadata: Sendable, Equatable {
         self.iccProfile = iccProfile
     }
 
+    /// The profile for RGB or gray pixels: nil for a CMYK profile, which cannot describe the
+    /// RGB that the naive CMYK formula makes (and which a viewer or re-encode would misuse).
+    var rgbICCProfile: [UInt8]? {
+        guard let iccProfile, ICCProfileHeader(iccProfile)?.isCMYK != true else { return nil }
+        return iccProfile
+    }
+
+    /// The CMYK profile of a CMYK file, for conversion through a ``ColorConverter``.
+    var cmykICCProfile: [UInt8]? {
+        guard let iccProfile, ICCProfileHeader(iccProfile)?.isCMYK == true else { return nil }
+        return iccProfile
+    }
+
     /// Reads the first EXIF APP1 marker's orientation and reassembles the ICC chunks.
     init(markers: [(marker: Int, bytes: [UInt8])]) {
         for (marker, bytes) in markers where marker == Self.app1 {

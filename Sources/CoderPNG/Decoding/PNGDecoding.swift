@@ -58,7 +58,26 @@ enum PNGDecoding {
         return try Image(
             width: size.width, height: size.height, pixelFormat: format, bytesPerRow: rowBytes, pixels: pixels,
             orientation: orientation(cpng_decoder_exif, decoder), iccProfile: copiedBytes(cpng_decoder_icc_profile, decoder),
-            sourceFormat: .png, scale: options.scale)
+            sourceFormat: .png, scale: options.scale, cicp: cicp(cpng_decoder_color, decoder))
+    }
+
+    /// The colour description besides iCCP: cICP's code points; else a gAMA that H.273 names
+    /// (1.0: linear light, transfer 8; 2.8: transfer 5) with BT.709 primaries. An `sRGB` chunk,
+    /// gAMA 1/2.2 (read as sRGB, as browsers do) or no colour chunk at all mean sRGB: nil. cHRM
+    /// is not read (primaries other than BT.709 with a bare gAMA are rare and not converted).
+    static func cicp(_ accessor: (OpaquePointer?, UnsafeMutablePointer<cpng_color_info>?) -> Int32, _ decoder: OpaquePointer) -> CICP? {
+        var color = cpng_color_info()
+        guard accessor(decoder, &color) != 0 else { return nil }
+        if color.has_cicp != 0 {
+            let (p, t, m, r) = color.cicp
+            return CICP(colourPrimaries: p, transferCharacteristics: t, matrixCoefficients: m, fullRange: r != 0)
+        }
+        guard color.has_srgb == 0 else { return nil }
+        switch color.gamma {
+        case 99_000...101_000: return CICP(colourPrimaries: 1, transferCharacteristics: 8, matrixCoefficients: 0, fullRange: true)
+        case 35_400...36_000: return CICP(colourPrimaries: 1, transferCharacteristics: 5, matrixCoefficients: 0, fullRange: true)
+        default: return nil
+        }
     }
 
     /// Copies the bytes a CPNG accessor returns (ICC profile, eXIf), or nil when there are none.

@@ -27,6 +27,10 @@ enum PNGEncoding {
         params.interlace = options.progressive ? 1 : 0
         let profile = source.iccProfile ?? []
         params.icc_length = profile.count
+        if let cicp = source.cicp {
+            params.cicp = (cicp.colourPrimaries, cicp.transferCharacteristics, cicp.matrixCoefficients, cicp.fullRange ? 1 : 0)
+            params.has_cicp = 1
+        }
 
         var result = cpng_encoded()
         let status = source.pixels.withUnsafeBytes { pixels in

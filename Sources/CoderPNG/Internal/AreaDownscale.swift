@@ -27,6 +27,7 @@ enum AreaDownscale {
             bytesPerRow: size.width * image.pixelFormat.bytesPerPixel, pixels: pixels)
         result.orientation = image.orientation
         result.iccProfile = image.iccProfile
+        result.cicp = image.cicp
         result.sourceFormat = image.sourceFormat
         result.scale = image.scale
         result.isPreview = image.isPreview

@@ -114,6 +114,16 @@ public struct DecodeOptions: Sendable, Hashable {
     /// one the coder picks (e.g. the largest ICO entry) is decoded. Ignored with
     /// ``firstFrameOnly``; the frame budgets (``maxFrameCount``, ``animationPixelLimit``) apply.
     public var allPages: Bool = false
+    /// Converts colour the coder cannot carry as it is: a coder meeting CMYK samples with a CMYK
+    /// ICC profile hands them to this converter for sRGB (``ColorConverter/convertCMYK(profile:inverted:source:sourceStride:destination:destinationStride:width:rows:_:)``)
+    /// and delivers RGB without the profile. Without one (the default) CMYK becomes RGB by the
+    /// naive formula and the CMYK profile is dropped. The manager sets it from
+    /// ``ImageManager/Configuration/colorConverter``. Options compare equal by the converter's name.
+    public var colorConverter: (any ColorConverter)? {
+        get { colorConverterBox?.converter }
+        set { colorConverterBox = newValue.map(ColorConverterBox.init) }
+    }
+    private var colorConverterBox: ColorConverterBox?
 
     public static let defaultPixelLimit = 256_000_000
     /// The default ceiling on the source of a scale-down, as a multiple of ``pixelLimit``: 4, a
@@ -142,6 +152,13 @@ public struct DecodeOptions: Sendable, Hashable {
         self.maxFrameCount = maxFrameCount
         self.animationPixelLimit = animationPixelLimit
     }
+}
+
+/// A converter in ``DecodeOptions``, equal to another of the same name (the options stay Hashable).
+private struct ColorConverterBox: Hashable, Sendable {
+    let converter: any ColorConverter
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.converter.name == rhs.converter.name }
+    func hash(into hasher: inout Hasher) { hasher.combine(converter.name) }
 }
 
 /// Options for an encode.

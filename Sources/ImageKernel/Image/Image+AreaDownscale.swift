@@ -36,6 +36,7 @@ extension Image {
         var result = try Image(width: size.width, height: size.height, pixelFormat: format, pixels: out)
         result.orientation = orientation
         result.iccProfile = iccProfile
+        result.cicp = cicp
         result.sourceFormat = sourceFormat
         result.scale = scale
         result.isPreview = isPreview

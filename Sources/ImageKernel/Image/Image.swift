@@ -12,8 +12,13 @@ public struct Image: Sendable, Equatable {
     public var pixels: [UInt8]
     /// EXIF orientation as read from the file; never applied by decoders.
     public var orientation: ExifOrientation
-    /// The embedded ICC profile, if the source had one.
+    /// The embedded ICC profile, if the source had one. With ``cicp`` it is the image's colour
+    /// description; an image with neither is sRGB (CSS Color 4). Decoders never convert pixels
+    /// to sRGB on their own: a ``ColorConverter`` does, when asked.
     public var iccProfile: [UInt8]?
+    /// The colour description as code points (HEIF/AVIF `nclx`, PNG `cICP`), when the source gave
+    /// one; ``iccProfile`` wins when both are there.
+    public var cicp: CICP?
     /// The format the image was decoded from (``ImageFormat/unknown`` for synthesised images).
     public var sourceFormat: ImageFormat
     /// Points per pixel hint: 2 for `name@2x.png`, 3 for `@3x`, else 1 (as SDWebImage).
@@ -42,7 +47,7 @@ public struct Image: Sendable, Equatable {
         width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8],
         orientation: ExifOrientation = .up, iccProfile: [UInt8]? = nil, sourceFormat: ImageFormat = .unknown,
         scale: Double = 1, frames: [ImageFrame] = [], isPreview: Bool = false, duration: Double = 0, loopCount: Int? = nil,
-        exif: [UInt8]? = nil, decoderNotes: [String: String] = [:]
+        exif: [UInt8]? = nil, decoderNotes: [String: String] = [:], cicp: CICP? = nil
     ) throws(ImageKernelError) {
         let tight = width * pixelFormat.bytesPerPixel
         let rowBytes = bytesPerRow ?? tight
@@ -58,6 +63,7 @@ public struct Image: Sendable, Equatable {
         self.pixels = pixels
         self.orientation = orientation
         self.iccProfile = iccProfile
+        self.cicp = cicp
         self.sourceFormat = sourceFormat
         self.scale = scale
         self.frames = frames

@@ -39,6 +39,12 @@ public struct ImageContext: Sendable {
     public var requestHeaders: [String: String]?
     /// Options passed to the coder on encode when re-encoding for the cache.
     public var encodeOptions: EncodeOptions?
+    /// Deliver colour-managed pixels: converted through the manager's
+    /// ``ImageManager/Configuration/colorConverter`` to this conversion's target (sRGB, or a
+    /// profile), cached under their own key. Nil means the configuration's
+    /// (``ImageManager/Configuration/colorConversion``, itself nil by default: pixels as decoded,
+    /// with their ICC profile or CICP description). Without a registered converter it is ignored.
+    public var colorConversion: ColorConversion?
     /// How transient load failures are retried; nil means the manager's
     /// (``ImageManager/Configuration/retryPolicy``). Loads share work only with loads of the same
     /// policy.

@@ -85,16 +85,17 @@ extension ImageManager {
         var context = context
         if context.thumbnailPixelSize?.isEmpty == true { context.thumbnailPixelSize = nil }  // an empty box is full size
         let originalKey = originalCacheKey(for: url, context: context)
-        let decodeOptions = DecodeOptions(
+        var decodeOptions = DecodeOptions(
             thumbnailPixelSize: context.thumbnailPixelSize,
             pixelLimit: context.pixelLimit ?? configuration.pixelLimit,
             scaleDownLargeImages: options.contains(.scaleDownLargeImages),
             firstFrameOnly: options.contains(.decodeFirstFrameOnly),
             scale: Image.scale(fromFileName: url.lastPathComponent),
             scaleDownSourcePixelLimit: context.scaleDownSourcePixelLimit ?? configuration.scaleDownSourcePixelLimit)
+        decodeOptions.colorConverter = configuration.colorConverter
         return LoadPlan(
             url: url, options: options, context: context, cache: context.cache ?? configuration.cache,
             originalKey: originalKey, key: originalKey.map { variantKey($0, context: context) },
-            transformer: context.transformer ?? configuration.transformer, decodeOptions: decodeOptions)
+            transformer: transformer(for: context), decodeOptions: decodeOptions)
     }
 }

@@ -42,6 +42,14 @@ public final class ImageManager: Sendable {
         /// How loads retry transient failures unless their context says otherwise; default
         /// ``RetryPolicy/none``.
         public var retryPolicy: RetryPolicy
+        /// The colour-management plugin (`ColorLCMS`'s `LCMSColorConverter`, say). With one, CMYK
+        /// sources with a profile become RGB through it while decoding, and loads whose context
+        /// (or ``colorConversion``) asks for colour-managed pixels get them. Default nil: images
+        /// keep their colour description, which loses nothing.
+        public var colorConverter: (any ColorConverter)?
+        /// Deliver every load's pixels in this colour space (through ``colorConverter``) unless its
+        /// context says otherwise; default nil (pixels as decoded, with their description).
+        public var colorConversion: ColorConversion?
 
         public init(
             cache: any ImageCache = MemoryCache(), loaders: LoaderRegistry = LoaderRegistry(),
@@ -49,9 +57,12 @@ public final class ImageManager: Sendable {
             transformer: (any ImageTransformer)? = nil, delegate: (any ImageManagerDelegate)? = nil,
             pixelLimit: Int = DecodeOptions.defaultPixelLimit, encodeOptions: EncodeOptions = EncodeOptions(),
             logger: Logger? = nil, metrics: ImageMetrics? = nil, retryPolicy: RetryPolicy = .none,
-            scaleDownSourcePixelLimit: Int? = nil
+            scaleDownSourcePixelLimit: Int? = nil,
+            colorConverter: (any ColorConverter)? = nil, colorConversion: ColorConversion? = nil
         ) {
             self.retryPolicy = retryPolicy
+            self.colorConverter = colorConverter
+            self.colorConversion = colorConversion
             self.cache = cache
             self.loaders = loaders
             self.coders = coders
@@ -212,9 +223,20 @@ public final class ImageManager: Sendable {
     func variantKey(_ base: String, context: ImageContext) -> String {
         var key = base
         if let size = context.thumbnailPixelSize, !size.isEmpty { key = CacheKey.thumbnail(key, size: size) }
-        if let transformer = context.transformer ?? configuration.transformer {
+        if let transformer = transformer(for: context) {
             key = CacheKey.transformed(key, transformerKey: transformer.key)
         }
         return key
+    }
+
+    /// What runs after the decode: the colour conversion the context (or configuration) asks for,
+    /// when a converter is registered, then the context's (or configuration's) transformer.
+    func transformer(for context: ImageContext) -> (any ImageTransformer)? {
+        let user = context.transformer ?? configuration.transformer
+        guard let conversion = context.colorConversion ?? configuration.colorConversion,
+              let converter = configuration.colorConverter else { return user }
+        let color = ColorConversionTransformer(converter: converter, conversion: conversion)
+        guard let user else { return color }
+        return TransformerChain([color, user])
     }
 }

@@ -20,6 +20,8 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: "A transform spec, e.g. orient/resize:fill:300:200/round:12.") var transform: String?
     @Flag(help: "Progressive JPEG / interlaced PNG.") var progressive = false
     @Flag(help: "Lossless WebP.") var lossless = false
+    @Flag(help: "Convert the pixels to sRGB through their ICC profile or CICP description (lcms2) and write no profile.")
+    var toSrgb = false
 
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1–100") }
@@ -32,7 +34,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
     func run() async throws {
         let format = ImageFormat(fileExtension: (output as NSString).pathExtension)!
-        let manager = try Plugins.manager()
+        let manager = try Plugins.manager(conversion: toSrgb ? .sRGB : nil)
         var context = ImageContext()
         context.thumbnailPixelSize = thumbnail.flatMap(PixelSize.init(parsing:))
         context.transformer = try transform.map { try TransformSpec.validated($0) }

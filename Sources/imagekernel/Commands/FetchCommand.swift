@@ -24,6 +24,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Write each loaded image's bytes into this directory.")
     var out: String?
 
+    @Flag(help: "Convert the pixels to sRGB through their ICC profile or CICP description (lcms2), cached under their own key.")
+    var toSrgb = false
+
     static let header = ["source", "cache_type", "width", "height", "bytes", "ms"]
 
     func validate() throws {
@@ -32,7 +35,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let manager = try Plugins.manager(cache: load.cache(), concurrency: load.concurrency)
+        let manager = try Plugins.manager(cache: load.cache(), concurrency: load.concurrency, conversion: toSrgb ? .sRGB : nil)
         let options = try load.imageOptions()
         let context: ImageContext = {
             var context = ImageContext()

@@ -28,7 +28,7 @@ struct InfoCommand: AsyncParsableCommand {
     }()
 
     func run() async throws {
-        let manager = try Plugins.manager()
+        let manager = try Plugins.manager(colorManaged: false)
         print(Self.header.joined(separator: "\t"))
         var failed = false
         for source in sources {

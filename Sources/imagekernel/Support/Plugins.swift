@@ -9,6 +9,7 @@ import CoderTIFF
 import CoderJPEG
 import CoderPNG
 import CoderWebP
+import ColorLCMS
 import LoaderFile
 import LoaderHTTP
 
@@ -56,9 +57,19 @@ enum Plugins {
         ((manager.cache as? TieredCache)?.backing as? DiskCache)?.waitUntilIdle()
     }
 
+    /// The colour-management plugin (lcms2), one for the process: it caches its transforms.
+    static let colorConverter = LCMSColorConverter()
+
     /// A manager over `cache` (memory only by default: `info` and `convert` never touch the disk cache).
-    static func manager(cache: any ImageCache = MemoryCache(), concurrency: Int = 6, perHost: Int? = nil) throws -> ImageManager {
+    /// `colorManaged` registers the lcms2 converter: CMYK files with a profile become RGB through
+    /// it, and `conversion` (`--to-srgb`) converts every result. `info` leaves it out: it hashes
+    /// the decoder's own pixels, as the reference tables do (no colour management).
+    static func manager(
+        cache: any ImageCache = MemoryCache(), concurrency: Int = 6, perHost: Int? = nil,
+        colorManaged: Bool = true, conversion: ColorConversion? = nil
+    ) throws -> ImageManager {
         ImageManager(configuration: .init(
-            cache: cache, loaders: try loaders(maxConcurrentDownloads: concurrency, perHost: perHost), coders: coders()))
+            cache: cache, loaders: try loaders(maxConcurrentDownloads: concurrency, perHost: perHost), coders: coders(),
+            colorConverter: colorManaged ? colorConverter : nil, colorConversion: conversion))
     }
 }

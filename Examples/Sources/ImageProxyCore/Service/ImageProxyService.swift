@@ -370,11 +370,13 @@ public final class ImageProxyService: Sendable {
         let sourceFormat = ImageFormat.sniff(data)
         if sourceFormat == .jpeg, let resize = PlanarRender.resize(of: spec),
            choice.resolve(sourceFormat: .jpeg, animated: false, hasAlpha: false, encodable: encodable) == .jpeg,
+           ColorPolicy.planesNeedNoColor(data, limits: limits),
            let encoded = try PlanarRender.render(data, resize: resize, quality: quality, limits: limits, afterEncode: afterEncode)
         {
             return (encoded, .jpeg)
         }
-        let decoded = try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits)
+        let decoded = try ColorPolicy.apply(
+            decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits), limits: limits)
         let animated = decoded.isAnimated
         var image = try transform(decoded, spec: spec, limits: limits)
         if animated {
@@ -405,7 +407,8 @@ public final class ImageProxyService: Sendable {
         _ data: Data, sourceFormat: ImageFormat, spec: TransformSpec?, choice: OutputChoice, coders: CoderRegistry, encodable: Set<ImageFormat>,
         limits: ProxyConfiguration
     ) throws(ImageKernelError) -> Image {
-        let options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: spec?.shrinkOnLoad)
+        var options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: spec?.shrinkOnLoad)
+        options.colorConverter = ColorPolicy.converter  // CMYK with a profile becomes RGB through it
         if limits.maxAnimationFrames > 1, OutputChoice.animatable.contains(sourceFormat), choice.mayAnimate(sourceFormat, encodable: encodable) {
             var animation = options
             animation.firstFrameOnly = false

@@ -39,6 +39,11 @@ public struct ProxyConfiguration: Sendable {
     public var defaultQuality: Int = 80
     /// Transfers to origins at once.
     public var maxConcurrentDownloads: Int = 32
+    /// Keep a source's ICC profile or CICP description with its pixels untouched. Off by default,
+    /// as in imgproxy: results are converted to sRGB (lcms2) and carry no profile, which is
+    /// smaller and right in every viewer, colour-managed or not. CMYK sources with a profile
+    /// become RGB through it either way.
+    public var keepsColorProfile: Bool = false
 
     public init(allowedOrigins: [String]) {
         self.allowedOrigins = allowedOrigins

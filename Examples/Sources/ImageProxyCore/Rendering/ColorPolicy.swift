@@ -1,0 +1,29 @@
+import CoderJPEG
+import ColorLCMS
+import Foundation
+import ImageKernel
+
+/// The proxy's colour handling (``ProxyConfiguration/keepsColorProfile``): by default every
+/// result is sRGB with no profile, converted by lcms2 from the source's ICC profile or CICP
+/// description; with `keepsColorProfile` the description is kept and the pixels untouched.
+enum ColorPolicy {
+    /// One converter for the process: it caches profiles and transforms, and an image service
+    /// sees the same few profiles all day.
+    static let converter = LCMSColorConverter()
+
+    /// The decoded source as the policy wants it: converted to sRGB (an sRGB profile only
+    /// dropped), or as decoded when profiles are kept.
+    static func apply(_ image: Image, limits: ProxyConfiguration) throws(ImageKernelError) -> Image {
+        guard !limits.keepsColorProfile else { return image }
+        return try ColorConversionTransformer(converter: converter, conversion: .sRGB).transform(image)
+    }
+
+    /// Whether a JPEG may take the planar path, which writes no profile and converts nothing:
+    /// an untagged source, or one whose profile renders as sRGB while profiles are not kept.
+    /// A tagged source goes to the RGB path, which converts it (or keeps its profile). Reading
+    /// the markers costs microseconds; the verdict on a profile is cached by the converter.
+    static func planesNeedNoColor(_ data: Data, limits: ProxyConfiguration) -> Bool {
+        guard let profile = JPEGCoder.embeddedICCProfile(data) else { return true }
+        return !limits.keepsColorProfile && converter.rendersAsSRGB(profile)
+    }
+}

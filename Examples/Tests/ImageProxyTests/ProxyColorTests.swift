@@ -1,0 +1,62 @@
+import CoderJPEG
+import CoderPNG
+import ColorLCMS
+import Foundation
+import ImageKernel
+import ImageKernelTestSupport
+import Testing
+
+/// Tagged sources through the running proxy: by default converted to sRGB (right even in a viewer
+/// that ignores profiles), with `--keep-color-profile` carried untouched.
+@Suite("image-proxy colour management", .serialized)
+struct ProxyColorTests {
+    static let ghostscript = "/usr/share/color/icc/ghostscript/"
+
+    /// Landscape_0.jpg (1800x1200) converted by lcms into the profile's space, tagged with it.
+    static func taggedSource(profile name: String) throws -> (jpeg: Data, profile: [UInt8]) {
+        let profile = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ghostscript + name)))
+        let photo = try JPEGCoder().decode(try TestData.data("exif-orientation/recurser/Landscape_0.jpg"), options: DecodeOptions())
+        let tagged = try LCMSColorConverter().convert(photo, ColorConversion(target: .profile(profile)))
+        return (try JPEGCoder().encode(tagged, as: .jpeg, options: EncodeOptions(quality: 0.95)), profile)
+    }
+
+    static func meanDifference(_ a: Image, _ b: Image) -> Double {
+        let (x, y) = (a.rgba8Pixels(), b.rgba8Pixels())
+        var total = 0
+        for i in 0..<min(x.count, y.count) { total += abs(Int(x[i]) - Int(y[i])) }
+        return Double(total) / Double(max(1, x.count * 3 / 4))
+    }
+
+    @Test("a ProPhoto and an Adobe RGB JPEG resized to JPEG come out sRGB, untagged, as the untagged photo does",
+          arguments: ["rommrgb.icc", "a98.icc"])
+    func taggedJPEGToJPEG(profile: String) async throws {
+        let (source, iccProfile) = try Self.taggedSource(profile: profile)
+        let origin = try NginxServer(tls: false, files: [
+            "tagged.jpg": source, "plain.jpg": try TestData.data("exif-orientation/recurser/Landscape_0.jpg"),
+        ])
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+        for format in ["jpg", "png"] {
+            let spec = "resize:fill:300:200/q:90"
+            let served = try await HTTP.get(proxy.url(Paths.plain(origin.url("tagged.jpg"), spec: spec, format: format)))
+            let plain = try await HTTP.get(proxy.url(Paths.plain(origin.url("plain.jpg"), spec: spec, format: format)))
+            #expect(served.status == 200 && plain.status == 200)
+            let registry = CoderRegistry([JPEGCoder(), PNGCoder()])
+            let image = try registry.decode(served.body), reference = try registry.decode(plain.body)
+            #expect(image.iccProfile == nil, "converted to sRGB: no profile written")
+            #expect(image.width == 300 && image.height == 200)
+            // Read as a viewer that ignores profiles reads it; the 8-bit wide-gamut JPEG source
+            // itself carries quantisation noise (measured below 2 levels here).
+            let mean = Self.meanDifference(image, reference)
+            print("proxy \(profile) -> \(format): mean \(mean) levels from the untagged photo's render")
+            #expect(mean <= 2.5)
+        }
+        let kept = try ProxyProcess(["--allow-origin", origin.prefix, "--keep-color-profile"])
+        let response = try await HTTP.get(kept.url(Paths.plain(origin.url("tagged.jpg"), spec: "resize:fill:300:200/q:90", format: "jpg")))
+        let carried = try JPEGCoder().decode(response.body, options: DecodeOptions())
+        #expect(carried.iccProfile == iccProfile, "--keep-color-profile writes the source's profile")
+        // Unconverted, the same pixels are far from the photo: the default's conversion is what fixes them.
+        let plain = try await HTTP.get(kept.url(Paths.plain(origin.url("plain.jpg"), spec: "resize:fill:300:200/q:90", format: "jpg")))
+        let untaggedRender = try JPEGCoder().decode(plain.body, options: DecodeOptions())
+        #expect(Self.meanDifference(carried, untaggedRender) > 2)
+    }
+}

@@ -1,0 +1,77 @@
+#ifndef CLCMS_H
+#define CLCMS_H
+
+// ColorLCMS's view of lcms2 (2.14). lcms2 reports errors by value and through a per-context log
+// handler; this shim gives every profile and transform a context of its own whose handler keeps
+// the last message, so nothing reaches a global handler or stderr, and it wraps the pixel-type
+// macros Swift cannot import. Every symbol is prefixed clcms_.
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct clcms_profile clcms_profile;
+typedef struct clcms_transform clcms_transform;
+
+/// Pixel layouts a transform reads or writes; 16-bit samples are in host byte order.
+typedef enum {
+    CLCMS_GRAY8 = 1,
+    CLCMS_GRAYA8,
+    CLCMS_RGB8,
+    CLCMS_RGBA8,
+    CLCMS_CMYK8,
+    /// CMYK as Adobe's APP14 JPEGs store it: 255 means no ink.
+    CLCMS_CMYK8_INVERTED,
+    CLCMS_GRAY16,
+    CLCMS_GRAYA16,
+    CLCMS_RGB16,
+    CLCMS_RGBA16,
+} clcms_pixels;
+
+/// A profile's data colour space.
+typedef enum { CLCMS_SPACE_OTHER = 0, CLCMS_SPACE_GRAY = 1, CLCMS_SPACE_RGB = 3, CLCMS_SPACE_CMYK = 4 } clcms_space;
+
+/// Tone curves for clcms_profile_rgb / clcms_profile_gray (ITU-T H.273 transfer characteristics).
+typedef enum {
+    CLCMS_CURVE_SRGB = 13,
+    CLCMS_CURVE_BT709 = 1,
+    CLCMS_CURVE_LINEAR = 8,
+    CLCMS_CURVE_GAMMA22 = 4,
+    CLCMS_CURVE_GAMMA28 = 5,
+    CLCMS_CURVE_PQ = 16,
+    CLCMS_CURVE_HLG = 18,
+} clcms_curve;
+
+/// A profile parsed from ICC bytes (copied). NULL with the reason in `error` when lcms refuses it.
+clcms_profile *clcms_profile_from_icc(const void *bytes, size_t size, char *error, size_t error_size);
+/// lcms's built-in sRGB profile.
+clcms_profile *clcms_profile_srgb(char *error, size_t error_size);
+/// An RGB matrix/shaper profile from chromaticities (white x y, red x y, green x y, blue x y)
+/// and one of clcms_curve for all three channels.
+clcms_profile *clcms_profile_rgb(const double chromaticities[8], int curve, char *error, size_t error_size);
+/// An RGB matrix/shaper profile with a pure power curve (Adobe RGB's 563/256, ProPhoto's 1.8, …).
+clcms_profile *clcms_profile_rgb_gamma(const double chromaticities[8], double gamma, char *error, size_t error_size);
+/// A gray profile with the given white point (x y) and curve.
+clcms_profile *clcms_profile_gray(double white_x, double white_y, int curve, char *error, size_t error_size);
+/// The profile's colour space (clcms_space).
+int clcms_profile_space(const clcms_profile *profile);
+/// Whether the profile can be a transform's input (or output, `as_output` 1) for relative
+/// colorimetric rendering: a device-class profile with the tables it needs.
+int clcms_profile_usable(const clcms_profile *profile, int as_output);
+/// The profile serialised as ICC bytes into `out` (NULL to ask): the size needed, 0 on failure.
+size_t clcms_profile_save(const clcms_profile *profile, void *out, size_t capacity);
+void clcms_profile_free(clcms_profile *profile);
+
+/// A transform between two profiles; `intent` is an ICC intent (0 perceptual, 1 relative,
+/// 2 saturation, 3 absolute), `black_point_compensation` 0 or 1. Alpha, where both layouts have
+/// it, is copied. The transform may be run from several threads at once. NULL with the reason
+/// in `error` when lcms cannot build it.
+clcms_transform *clcms_transform_create(
+    const clcms_profile *input, int input_pixels, const clcms_profile *output, int output_pixels,
+    int intent, int black_point_compensation, char *error, size_t error_size);
+/// Converts `rows` rows of `width` pixels.
+void clcms_transform_run(
+    const clcms_transform *transform, const void *source, size_t source_stride,
+    void *destination, size_t destination_stride, uint32_t width, uint32_t rows);
+void clcms_transform_free(clcms_transform *transform);
+
+#endif
