@@ -12,12 +12,14 @@ import Testing
 struct ProxyColorTests {
     static let ghostscript = "/usr/share/color/icc/ghostscript/"
 
-    /// Landscape_0.jpg (1800x1200) converted by lcms into the profile's space, tagged with it.
-    static func taggedSource(profile name: String) throws -> (jpeg: Data, profile: [UInt8]) {
+    /// Landscape_0.jpg (1800x1200) converted by lcms into the profile's space, tagged with it, and
+    /// the untagged photo encoded the same way (so both sources carry one generation of JPEG loss).
+    static func sources(profile name: String) throws -> (tagged: Data, plain: Data, profile: [UInt8]) {
         let profile = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ghostscript + name)))
         let photo = try JPEGCoder().decode(try TestData.data("exif-orientation/recurser/Landscape_0.jpg"), options: DecodeOptions())
         let tagged = try LCMSColorConverter().convert(photo, ColorConversion(target: .profile(profile)))
-        return (try JPEGCoder().encode(tagged, as: .jpeg, options: EncodeOptions(quality: 0.95)), profile)
+        let options = EncodeOptions(quality: 0.95)
+        return (try JPEGCoder().encode(tagged, as: .jpeg, options: options), try JPEGCoder().encode(photo, as: .jpeg, options: options), profile)
     }
 
     static func meanDifference(_ a: Image, _ b: Image) -> Double {
@@ -30,10 +32,8 @@ struct ProxyColorTests {
     @Test("a ProPhoto and an Adobe RGB JPEG resized to JPEG come out sRGB, untagged, as the untagged photo does",
           arguments: ["rommrgb.icc", "a98.icc"])
     func taggedJPEGToJPEG(profile: String) async throws {
-        let (source, iccProfile) = try Self.taggedSource(profile: profile)
-        let origin = try NginxServer(tls: false, files: [
-            "tagged.jpg": source, "plain.jpg": try TestData.data("exif-orientation/recurser/Landscape_0.jpg"),
-        ])
+        let (source, plainSource, iccProfile) = try Self.sources(profile: profile)
+        let origin = try NginxServer(tls: false, files: ["tagged.jpg": source, "plain.jpg": plainSource])
         let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
         for format in ["jpg", "png"] {
             let spec = "resize:fill:300:200/q:90"
@@ -44,11 +44,11 @@ struct ProxyColorTests {
             let image = try registry.decode(served.body), reference = try registry.decode(plain.body)
             #expect(image.iccProfile == nil, "converted to sRGB: no profile written")
             #expect(image.width == 300 && image.height == 200)
-            // Read as a viewer that ignores profiles reads it; the 8-bit wide-gamut JPEG source
-            // itself carries quantisation noise (measured below 2 levels here).
+            // Read as a viewer that ignores profiles reads it. The JPEG source in a wide-gamut
+            // space quantises its colours coarser than the sRGB one; that floor is in the bound.
             let mean = Self.meanDifference(image, reference)
             print("proxy \(profile) -> \(format): mean \(mean) levels from the untagged photo's render")
-            #expect(mean <= 2.5)
+            #expect(mean <= (format == "png" ? 1.5 : 2.0))
         }
         let kept = try ProxyProcess(["--allow-origin", origin.prefix, "--keep-color-profile"])
         let response = try await HTTP.get(kept.url(Paths.plain(origin.url("tagged.jpg"), spec: "resize:fill:300:200/q:90", format: "jpg")))
