@@ -2,6 +2,7 @@ import CoderJPEG
 import ColorLCMS
 import Foundation
 import ImageKernel
+import Transformers
 
 /// The proxy's colour handling (``ProxyConfiguration/keepsColorProfile``): by default every
 /// result is sRGB with no profile, converted by lcms2 from the source's ICC profile or CICP
@@ -16,6 +17,15 @@ enum ColorPolicy {
     static func apply(_ image: Image, limits: ProxyConfiguration) throws(ImageKernelError) -> Image {
         guard !limits.keepsColorProfile else { return image }
         return try ColorConversionTransformer(converter: converter, conversion: .sRGB).transform(image)
+    }
+
+    /// Whether the spec's steps only move, drop or mask pixels (resize, crop, flip, orient, round
+    /// corners), so converting their result equals converting their source up to resampling:
+    /// then the conversion runs on the (usually far smaller) result. Steps that bring colours of
+    /// their own (tint, rotation fill, grayscale) or filter them (blur, sharpen) convert first.
+    static func convertsAfter(_ spec: TransformSpec?) -> Bool {
+        guard let steps = spec?.steps else { return true }
+        return steps.allSatisfy { $0 is ResizeTransformer || $0 is CropTransformer || $0 is FlipTransformer || $0 is OrientTransformer || $0 is RoundCornersTransformer }
     }
 
     /// Whether a JPEG may take the planar path, which writes no profile and converts nothing:
