@@ -45,10 +45,12 @@ struct ProxyColorTests {
             #expect(image.iccProfile == nil, "converted to sRGB: no profile written")
             #expect(image.width == 300 && image.height == 200)
             // Read as a viewer that ignores profiles reads it. The JPEG source in a wide-gamut
-            // space quantises its colours coarser than the sRGB one; that floor is in the bound.
+            // space quantises its colours coarser than the sRGB one, and a tagged JPEG renders on
+            // the RGB path where the untagged one takes the planes: measured 1.6-1.9 for JPEG,
+            // 0.7-1.1 for PNG.
             let mean = Self.meanDifference(image, reference)
             print("proxy \(profile) -> \(format): mean \(mean) levels from the untagged photo's render")
-            #expect(mean <= (format == "png" ? 1.5 : 2.0))
+            #expect(mean <= (format == "png" ? 1.5 : 2.5))
         }
         let kept = try ProxyProcess(["--allow-origin", origin.prefix, "--keep-color-profile"])
         let response = try await HTTP.get(kept.url(Paths.plain(origin.url("tagged.jpg"), spec: "resize:fill:300:200/q:90", format: "jpg")))
