@@ -9,6 +9,12 @@ import ImageKernel
 /// EXIF orientation (not applied) and carries the ICC profile. Lossless and 12-bit JPEGs throw
 /// ``ImageKernelError/Code/unsupported``.
 ///
+/// A CMYK profile never rides on RGB pixels: with ``DecodeOptions/colorConverter`` set, a CMYK or
+/// YCCK file that embeds a CMYK profile is decoded to its CMYK samples and converted through the
+/// profile to sRGB (thumbnails at the DCT scale, then area-averaged); without a converter, or
+/// without a profile, the naive formula above runs and the CMYK profile is dropped. The
+/// progressive decoder's previews and final image use the naive formula.
+///
 /// A ``DecodeOptions/thumbnailPixelSize`` decodes through libjpeg-turbo's DCT scaling at the
 /// smallest *fast* scale (1/8, 2/8, 4/8 or 8/8, the ones with SIMD paths; see ``JPEGScalePlan``)
 /// whose output covers ``PixelSize/thumbnail(of:fitting:)``, reading it a strip at a time into an
