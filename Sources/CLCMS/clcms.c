@@ -1,4 +1,5 @@
 #include "clcms.h"
+#include "clcms_internal.h"
 
 #include <lcms2.h>
 #include <math.h>
@@ -13,11 +14,6 @@ _Static_assert(sizeof(cmsUInt16Number) == 2, "16-bit samples");
 typedef struct {
     char message[256];
 } clcms_log;
-
-struct clcms_profile {
-    cmsContext context;
-    cmsHPROFILE handle;
-};
 
 struct clcms_transform {
     cmsContext context;

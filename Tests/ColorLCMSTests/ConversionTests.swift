@@ -52,7 +52,9 @@ struct ConversionTests {
         let againstOriginal = difference(converted.pixels, photo.pixels)
         let unconverted = difference(tagged.pixels, photo.pixels)
         print("\(space): vs lcms mean \(againstLCMS.mean) max \(againstLCMS.max); vs original mean \(againstOriginal.mean) max \(againstOriginal.max); unconverted mean \(unconverted.mean)")
-        #expect(againstLCMS.max == 0)
+        // These matrix/shaper profiles take the converter's direct 8-bit path: within one level
+        // of lcms's own 8-bit transform, rarely off at all (measured mean 0.03).
+        #expect(againstLCMS.max <= 1 && againstLCMS.mean <= 0.1)
         #expect(againstOriginal.mean <= 1.5)
         // The test can fail: left as they are, the tagged pixels are far from the original.
         #expect(unconverted.mean > 2)

@@ -74,4 +74,17 @@ void clcms_transform_run(
     void *destination, size_t destination_stride, uint32_t width, uint32_t rows);
 void clcms_transform_free(clcms_transform *transform);
 
+/// A direct 8-bit path between two RGB matrix/shaper profiles (what most camera, phone and
+/// display profiles are): per channel a tone-curve table to linear light, one fixed-point 3x3
+/// matrix, a table back through the target's inverse curve. NULL when either profile is not a
+/// matrix/shaper RGB profile, the intent is absolute colorimetric, or black-point compensation
+/// would move a black point (then use a transform).
+typedef struct clcms_fast8 clcms_fast8;
+clcms_fast8 *clcms_fast8_create(const clcms_profile *input, const clcms_profile *output, int intent, int black_point_compensation);
+/// Converts `rows` rows of `width` pixels of 3 (RGB) or 4 (RGBA, alpha copied) channels.
+void clcms_fast8_run(
+    const clcms_fast8 *fast, const uint8_t *source, size_t source_stride, uint8_t *destination, size_t destination_stride,
+    int channels, uint32_t width, uint32_t rows);
+void clcms_fast8_free(clcms_fast8 *fast);
+
 #endif
