@@ -36,6 +36,10 @@ for (width, height) in [(4000, 3000), (400, 300)] {
     let samples = try Measure.samples(iterations: iterations) { _ = try fresh.convert(image, .sRGB) }
     let ours = Measure.median(samples)
     let label = "\(width)x\(height) RGB"
+    let noBPC = ColorConversion(target: .sRGB, intent: .relativeColorimetric, blackPointCompensation: false)
+    _ = try fresh.convert(image, noBPC)
+    let withoutBPC = Measure.median(try Measure.samples(iterations: iterations) { _ = try fresh.convert(image, noBPC) })
+    print("\(label): without black-point compensation \(String(format: "%.2f", withoutBPC * 1000)) ms")
     print("\(label): ours \(String(format: "%.2f", ours * 1000)) ms (first call \(String(format: "%.2f", first * 1000)) ms, builds the transform)")
     let python = (ProcessInfo.processInfo.environment["IMAGEKERNEL_PEERS"] ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/imagekernel-peers").path) + "/vips/bin/python"
     guard FileManager.default.isExecutableFile(atPath: python) else {
