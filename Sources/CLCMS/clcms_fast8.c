@@ -66,6 +66,11 @@ clcms_fast8 *clcms_fast8_create(const clcms_profile *input, const clcms_profile 
         for (int c = 0; c < 3; c++) {
             double sum = 0;
             for (int k = 0; k < 3; k++) sum += inverse[r * 3 + k] * source[k * 3 + c];
+            /* Real colorants give entries within a few units; anything else is left to lcms. */
+            if (!(fabs(sum) < 64)) {
+                free(fast);
+                return NULL;
+            }
             fast->matrix[r * 3 + c] = (int32_t)lround(sum * clcms_matrix_one);
         }
     for (int c = 0; c < 3; c++) {
