@@ -61,4 +61,25 @@ struct ProxyColorTests {
         let untaggedRender = try JPEGCoder().decode(plain.body, options: DecodeOptions())
         #expect(Self.meanDifference(carried, untaggedRender) > 2)
     }
+
+    @Test("a source whose profile lcms cannot read is served as sRGB, not refused")
+    func unreadableProfileIsIgnored() async throws {
+        var photo = try JPEGCoder().decode(try TestData.data("exif-orientation/recurser/Landscape_1.jpg"), options: DecodeOptions())
+        let plain = try JPEGCoder().encode(photo, as: .jpeg, options: EncodeOptions(quality: 0.95))
+        // A profile header that declares its own size but holds nothing lcms can use.
+        var garbage = [UInt8](repeating: 0x5A, count: 200)
+        garbage.replaceSubrange(0..<4, with: [0, 0, 0, 200])
+        garbage.replaceSubrange(36..<40, with: Array("acsp".utf8))
+        photo.iccProfile = garbage
+        let broken = try JPEGCoder().encode(photo, as: .jpeg, options: EncodeOptions(quality: 0.95))
+        #expect(JPEGCoder.embeddedICCProfile(broken) == garbage)
+        let origin = try NginxServer(tls: false, files: ["broken.jpg": broken, "plain.jpg": plain])
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+        for format in ["jpg", "png"] {
+            let served = try await HTTP.get(proxy.url(Paths.plain(origin.url("broken.jpg"), spec: "resize:fill:300:200/q:90", format: format)))
+            #expect(served.status == 200, "\(format): \(String(decoding: served.body.prefix(200), as: UTF8.self))")
+            let image = try CoderRegistry([JPEGCoder(), PNGCoder()]).decode(served.body)
+            #expect(image.iccProfile == nil && image.width == 300)
+        }
+    }
 }

@@ -13,10 +13,23 @@ enum ColorPolicy {
     static let converter = LCMSColorConverter()
 
     /// The decoded source as the policy wants it: converted to sRGB (an sRGB profile only
-    /// dropped), or as decoded when profiles are kept.
-    static func apply(_ image: Image, limits: ProxyConfiguration) throws(ImageKernelError) -> Image {
+    /// dropped), or as decoded when profiles are kept. A description lcms cannot use (a broken
+    /// or lying profile, unknown code points) is dropped and the pixels served as sRGB, as
+    /// browsers show such a file: the image is still worth serving.
+    static func apply(_ image: Image, limits: ProxyConfiguration) -> Image {
         guard !limits.keepsColorProfile else { return image }
-        return try ColorConversionTransformer(converter: converter, conversion: .sRGB).transform(image)
+        do {
+            return try ColorConversionTransformer(converter: converter, conversion: .sRGB).transform(image)
+        } catch {
+            var untagged = image
+            untagged.iccProfile = nil
+            untagged.cicp = nil
+            for index in untagged.frames.indices {
+                untagged.frames[index].image.iccProfile = nil
+                untagged.frames[index].image.cicp = nil
+            }
+            return untagged
+        }
     }
 
     /// Whether the spec's steps only move, drop or mask pixels (resize, crop, flip, orient, round

@@ -379,7 +379,7 @@ public final class ImageProxyService: Sendable {
         // thumbnail converts after shrinking); before any step that mixes in colours of its own.
         let convertsAfter = ColorPolicy.convertsAfter(spec)
         let source = try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits)
-        let decoded = convertsAfter ? source : try ColorPolicy.apply(source, limits: limits)
+        let decoded = convertsAfter ? source : ColorPolicy.apply(source, limits: limits)
         let animated = decoded.isAnimated
         var image = try transform(decoded, spec: spec, limits: limits)
         if animated {
@@ -400,7 +400,7 @@ public final class ImageProxyService: Sendable {
         }
         let format = choice.resolve(sourceFormat: sourceFormat, animated: animated, hasAlpha: image.pixelFormat.hasAlpha, encodable: encodable)
         if !OutputChoice.animatable.contains(format) { image.frames = [] }
-        if convertsAfter { image = try ColorPolicy.apply(image, limits: limits) }
+        if convertsAfter { image = ColorPolicy.apply(image, limits: limits) }
         return (try coders.encode(image, as: format, options: EncodeOptions(quality: Double(quality) / 100)), format)
     }
 
