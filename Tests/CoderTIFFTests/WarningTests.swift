@@ -55,6 +55,9 @@ struct WarningTests {
             let probe = String(message.prefix(30))
             #expect(!printed.contains(probe), "libtiff printed \(probe)")
         }
-        #expect(!printed.contains("TIFF"), "stderr got: \(printed.prefix(300))")
+        // Tests of other suites run beside this one and the test runner writes their progress to the
+        // same descriptor: only lines that are not the runner's count as libtiff's.
+        let libtiffLines = printed.split(separator: "\n").filter { $0.contains("TIFF") && !$0.contains("Test ") && !$0.contains("Suite ") }
+        #expect(libtiffLines.isEmpty, "stderr got: \(libtiffLines.prefix(3))")
     }
 }
