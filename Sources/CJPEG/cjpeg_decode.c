@@ -26,6 +26,7 @@ cjpeg_decoder *cjpeg_decoder_create(void) {
     cjpeg_install_scan_limit(decoder);
     jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF); /* EXIF */
     jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF); /* ICC */
+    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 13, 0xFFFF); /* Photoshop IRB: IPTC */
     return decoder;
 }
 

@@ -107,6 +107,12 @@ int cjpeg_encode_run(const cjpeg_encode_params *params, char *message, size_t me
     cinfo.dest = &state->destination.pub;
     configure(&cinfo, params, context);
     jpeg_start_compress(&cinfo, TRUE);
+    for (size_t at = 0; params->markers != NULL && at + 3 <= params->markers_count;) {
+        size_t length = (size_t)params->markers[at + 1] << 8 | params->markers[at + 2];
+        if (params->markers[at] < 0xE0 || params->markers[at] > 0xEF || length > 65533 || length > params->markers_count - at - 3) break;
+        jpeg_write_marker(&cinfo, params->markers[at], params->markers + at + 3, (unsigned int)length);
+        at += 3 + length;
+    }
     if (params->icc != NULL && params->icc_count > 0)
         jpeg_write_icc_profile(&cinfo, params->icc, (unsigned int)params->icc_count);
     write(&cinfo, context, scratch);

@@ -76,7 +76,7 @@ extension JPEGCoder {
             }
             return try YCbCrImage(
                 luma: planes[0], blueDifference: planes[1], redDifference: planes[2], subsampling: subsampling,
-                orientation: metadata.orientation, iccProfile: metadata.rgbICCProfile)
+                orientation: metadata.orientation, iccProfile: metadata.rgbICCProfile, metadata: metadata.blocks)
         }
     }
 

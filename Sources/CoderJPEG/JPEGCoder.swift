@@ -131,7 +131,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         }
         let image = try Image(
             width: output.width, height: output.height, pixelFormat: .rgb8, pixels: rgb,
-            orientation: metadata.orientation, sourceFormat: .jpeg, scale: scale)
+            orientation: metadata.orientation, sourceFormat: .jpeg, scale: scale, metadata: metadata.blocks)
         guard let target = plan.finalSize else { return image }
         return try image.areaDownscaled(to: target)
     }
@@ -158,7 +158,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         return try Image(
             width: target.width, height: target.height, pixelFormat: .rgb8, pixels: pixels,
             orientation: metadata.orientation, iccProfile: metadata.rgbICCProfile, sourceFormat: .jpeg,
-            scale: scale, isPreview: false)
+            scale: scale, isPreview: false, metadata: metadata.blocks)
     }
 
     /// A decoder for bytes that arrive in chunks: previews of each completed progressive scan (or

@@ -61,6 +61,9 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Flag(help: "Keep a source's ICC profile (pixels untouched) instead of converting to sRGB and writing none (imgproxy's IMGPROXY_STRIP_COLOR_PROFILE=false).")
     var keepColorProfile = false
 
+    @Flag(help: "Keep EXIF Copyright and Artist, XMP rights and creator and IPTC copyright notice and by-line in results; by default results carry no metadata (imgproxy's IMGPROXY_KEEP_COPYRIGHT).")
+    var keepCopyright = false
+
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical); info logs one line per request.")
     var logLevel: String = "info"
 
@@ -92,6 +95,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         configuration.sourceTimeout = .milliseconds(Int(sourceTimeout * 1000))
         configuration.maxAge = maxAge
         configuration.keepsColorProfile = keepColorProfile
+        configuration.keepsCopyright = keepCopyright
         let service: ImageProxyService
         do {
             service = try ImageProxyService(configuration: configuration, logger: logger)

@@ -80,12 +80,12 @@ void cjpeg_decoder_end_input(cjpeg_decoder *decoder);
 /* Incremental input: whether the bytes after the first scan started contain an EOI marker. */
 int cjpeg_decoder_saw_eoi_bytes(const cjpeg_decoder *decoder);
 
-/* Reads markers up to the first scan. Saves APP1 and APP2 markers for the caller. */
+/* Reads markers up to the first scan. Saves APP1, APP2 and APP13 markers for the caller. */
 int cjpeg_decoder_read_header(cjpeg_decoder *decoder, cjpeg_header *header);
 /* The output size at scale scale_num/8 (1...16), after read_header. */
 int cjpeg_decoder_scaled_size(cjpeg_decoder *decoder, int scale_num, uint32_t *width, uint32_t *height);
 
-/* Saved APP1/APP2 markers, after read_header. Pure reads; never fail mid-way. */
+/* Saved APP1/APP2/APP13 markers, after read_header. Pure reads; never fail mid-way. */
 size_t cjpeg_decoder_marker_count(const cjpeg_decoder *decoder);
 int cjpeg_decoder_marker_at(const cjpeg_decoder *decoder, size_t index, int *marker,
                             const uint8_t **bytes, size_t *count);
@@ -169,6 +169,10 @@ typedef struct {
     int32_t subsampling_444; /* no chroma subsampling */
     const uint8_t *icc;      /* optional ICC profile, written as APP2 */
     size_t icc_count;
+    /* optional markers written right after the JFIF APP0, in order: each one byte of marker
+     * code (0xE0...0xEF), two bytes of payload length (big-endian, at most 65533) and the payload */
+    const uint8_t *markers;
+    size_t markers_count;
 } cjpeg_encode_params;
 
 /* Y'CbCr planes to encode: Y at the image's size, Cb and Cr at ceil(width / factor_h) x

@@ -47,6 +47,6 @@ struct JPEGImageBuilder {
         try Image(
             width: width, height: height, pixelFormat: output.channels == 1 ? .gray8 : .rgb8, pixels: pixels,
             orientation: metadata.orientation, iccProfile: metadata.rgbICCProfile, sourceFormat: .jpeg,
-            scale: scale, isPreview: isPreview)
+            scale: scale, isPreview: isPreview, metadata: metadata.blocks)
     }
 }

@@ -19,11 +19,16 @@ struct JPEGEncoder {
         var count = 0
         var message = [CChar](repeating: 0, count: 256)
         let icc = image.iccProfile ?? []
+        let markers = JPEGMetadata.encodedMarkers(image.metadata.written(by: options.metadata, orientation: image.orientation))
         let status = icc.withUnsafeBufferPointer { iccBytes in
-            input.withPixels { pixels, bytesPerRow in
-                params.icc = iccBytes.isEmpty ? nil : iccBytes.baseAddress
-                params.icc_count = iccBytes.count
-                return cjpeg_encode(&params, pixels, bytesPerRow, &output, &count, &message, message.count)
+            markers.withUnsafeBufferPointer { markerBytes in
+                input.withPixels { pixels, bytesPerRow in
+                    params.icc = iccBytes.isEmpty ? nil : iccBytes.baseAddress
+                    params.icc_count = iccBytes.count
+                    params.markers = markerBytes.isEmpty ? nil : markerBytes.baseAddress
+                    params.markers_count = markerBytes.count
+                    return cjpeg_encode(&params, pixels, bytesPerRow, &output, &count, &message, message.count)
+                }
             }
         }
         guard status == CJPEG_OK.rawValue, let output else {
@@ -44,7 +49,9 @@ struct JPEGEncoder {
                         planes: zip([y, cb, cr], planes).map { buffer, plane in
                             YCbCrPlanePointers.Plane(base: buffer.baseAddress!, bytesPerRow: plane.bytesPerRow, width: plane.width, height: plane.height)
                         })
-                    return try encode(planes: pointers, iccProfile: image.iccProfile, options: options, awaitingRows: nil)
+                    return try encode(
+                        planes: pointers, iccProfile: image.iccProfile, options: options, awaitingRows: nil,
+                        metadata: image.metadata.written(by: options.metadata, orientation: image.orientation))
                 }
             }
         }
@@ -52,8 +59,10 @@ struct JPEGEncoder {
 
     /// Encodes planes given as pointers; `awaitingRows`, when given, is asked before each row
     /// group for the luma rows the encoder needs so far and returns once they are final.
+    /// `metadata` is written as it is (the policy already applied).
     func encode(
-        planes: YCbCrPlanePointers, iccProfile: [UInt8]?, options: EncodeOptions, awaitingRows: ((Int) -> Void)?
+        planes: YCbCrPlanePointers, iccProfile: [UInt8]?, options: EncodeOptions, awaitingRows: ((Int) -> Void)?,
+        metadata: ImageMetadata = ImageMetadata()
     ) throws(ImageKernelError) -> Data {
         var params = cjpeg_encode_params()
         params.width = UInt32(planes.width)
@@ -65,6 +74,7 @@ struct JPEGEncoder {
         var count = 0
         var message = [CChar](repeating: 0, count: 256)
         let icc = iccProfile ?? []
+        let markers = JPEGMetadata.encodedMarkers(metadata)
         var input = cjpeg_planes_input()
         input.planes = (planes.planes[0].base, planes.planes[1].base, planes.planes[2].base)
         input.strides = (planes.planes[0].bytesPerRow, planes.planes[1].bytesPerRow, planes.planes[2].bytesPerRow)
@@ -74,9 +84,13 @@ struct JPEGEncoder {
         input.factor_v = Int32(planes.subsampling.vertical)
         let run = { (input: inout cjpeg_planes_input) -> Int32 in
             icc.withUnsafeBufferPointer { iccBytes in
-                params.icc = iccBytes.isEmpty ? nil : iccBytes.baseAddress
-                params.icc_count = iccBytes.count
-                return cjpeg_encode_planes(&params, &input, &output, &count, &message, message.count)
+                markers.withUnsafeBufferPointer { markerBytes in
+                    params.icc = iccBytes.isEmpty ? nil : iccBytes.baseAddress
+                    params.icc_count = iccBytes.count
+                    params.markers = markerBytes.isEmpty ? nil : markerBytes.baseAddress
+                    params.markers_count = markerBytes.count
+                    return cjpeg_encode_planes(&params, &input, &output, &count, &message, message.count)
+                }
             }
         }
         let status: Int32

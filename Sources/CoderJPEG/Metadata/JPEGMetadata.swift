@@ -1,14 +1,19 @@
 import ImageKernel
 
-/// What CoderJPEG reads from a file's APP markers: the EXIF orientation (APP1) and the ICC
-/// profile (APP2). Parsing is bounds-checked Swift over copied marker bytes; a malformed
-/// marker is ignored, never an error.
+/// What CoderJPEG reads from a file's APP markers: the EXIF block and its orientation and the
+/// XMP packet (APP1), the ICC profile (APP2) and the IPTC records (APP13). Parsing is
+/// bounds-checked Swift over copied marker bytes; a malformed marker is ignored, never an error.
 struct JPEGMetadata: Sendable, Equatable {
     var orientation: ExifOrientation = .up
     var iccProfile: [UInt8]?
+    /// EXIF, XMP and IPTC as the image carries them.
+    var blocks = ImageMetadata()
 
     static let app1 = 0xE1
     static let app2 = 0xE2
+    static let app13 = 0xED
+    static let exifSignature: [UInt8] = Array("Exif".utf8) + [0, 0]
+    static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
 
     init(orientation: ExifOrientation = .up, iccProfile: [UInt8]? = nil) {
         self.orientation = orientation
@@ -28,15 +33,35 @@ struct JPEGMetadata: Sendable, Equatable {
         return iccProfile
     }
 
-    /// Reads the first EXIF APP1 marker's orientation and reassembles the ICC chunks.
+    /// Reads the first EXIF APP1 marker (block and orientation), the first XMP APP1 marker, the
+    /// IPTC records of the APP13 markers, and reassembles the ICC chunks.
     init(markers: [(marker: Int, bytes: [UInt8])]) {
         for (marker, bytes) in markers where marker == Self.app1 {
-            if let exif = EXIFReader(app1: bytes) {
+            if blocks.exif == nil, let exif = EXIFReader(app1: bytes) {
                 orientation = exif.orientation() ?? .up
-                break
+                blocks.exif = Array(bytes.dropFirst(Self.exifSignature.count))
+            } else if blocks.xmp == nil, bytes.starts(with: Self.xmpSignature) {
+                blocks.xmp = Array(bytes.dropFirst(Self.xmpSignature.count))
             }
         }
+        let iptc = markers.filter { $0.marker == Self.app13 }.flatMap { PhotoshopResources.iptc(inAPP13: $0.bytes) ?? [] }
+        blocks.iptc = iptc.isEmpty ? nil : iptc
         iccProfile = Self.assembleICC(markers.filter { $0.marker == Self.app2 }.map(\.bytes))
+    }
+
+    /// The APP markers that carry `metadata`, in the layout `cjpeg_encode_params.markers`
+    /// takes (marker code, big-endian length, payload). A block too large for one marker (64 KiB)
+    /// is left out: extended XMP and EXIF split across markers are not written.
+    static func encodedMarkers(_ metadata: ImageMetadata) -> [UInt8] {
+        var payloads: [(Int, [UInt8])] = []
+        if let exif = metadata.exif, !exif.isEmpty { payloads.append((app1, exifSignature + exif)) }
+        if let xmp = metadata.xmp, !xmp.isEmpty { payloads.append((app1, xmpSignature + xmp)) }
+        if let iptc = metadata.iptc, !iptc.isEmpty { payloads.append((app13, PhotoshopResources.app13(iptc: iptc))) }
+        var out: [UInt8] = []
+        for (marker, payload) in payloads where payload.count <= 65533 {
+            out += [UInt8(marker), UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] + payload
+        }
+        return out
     }
 
     /// Joins `ICC_PROFILE` APP2 chunks in their sequence order. An exact repeat of a chunk is

@@ -177,11 +177,18 @@ public struct EncodeOptions: Sendable, Hashable {
     /// equal the input's and ``quality`` is ignored. Formats that are always lossless (PNG, GIF
     /// for images of at most 256 colours) or never (JPEG) ignore it.
     public var lossless: Bool
+    /// Which of the image's EXIF, XMP and IPTC the output carries (see ``MetadataPolicy``).
+    /// Default ``MetadataPolicy/none``: a library that serves images should not pass on GPS
+    /// positions by default; the `imagekernel` CLI asks for ``MetadataPolicy/all``, as
+    /// `vips copy` keeps everything. Coders write what their format holds (see <doc:Metadata>).
+    public var metadata: MetadataPolicy
 
     public init(
         quality: Double = 0.9, compressionLevel: Int = 6, progressive: Bool = false,
-        chromaSubsampling444: Bool = false, backgroundColor: RGBColor = .white, lossless: Bool = false
+        chromaSubsampling444: Bool = false, backgroundColor: RGBColor = .white, lossless: Bool = false,
+        metadata: MetadataPolicy = .none
     ) {
+        self.metadata = metadata
         self.quality = quality
         self.compressionLevel = compressionLevel
         self.progressive = progressive

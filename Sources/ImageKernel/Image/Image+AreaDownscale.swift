@@ -40,7 +40,7 @@ extension Image {
         result.sourceFormat = sourceFormat
         result.scale = scale
         result.isPreview = isPreview
-        result.exif = exif
+        result.metadata = metadata
         result.decoderNotes = decoderNotes
         result.duration = duration
         result.loopCount = loopCount

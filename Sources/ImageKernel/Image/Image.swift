@@ -35,9 +35,15 @@ public struct Image: Sendable, Equatable {
     public var loopCount: Int?
     /// True for a preview produced from partial data by a progressive decoder.
     public var isPreview: Bool
+    /// The EXIF, XMP and IPTC blocks the source carried, for coders that read them; what an
+    /// encode writes of them is ``EncodeOptions/metadata``'s choice (see <doc:Metadata>).
+    public var metadata: ImageMetadata
     /// The raw EXIF block as the file stores it (from the TIFF header on, no `Exif\0\0`
-    /// prefix), for coders that carry it; nil when the file has none or the coder does not read it.
-    public var exif: [UInt8]?
+    /// prefix): ``metadata``'s ``ImageMetadata/exif``.
+    public var exif: [UInt8]? {
+        get { metadata.exif }
+        set { metadata.exif = newValue }
+    }
     /// What the decoder reports about how it produced the image, under keys of its choosing,
     /// e.g. ``MetadataKey/thumbnailSource``. Empty unless a coder has something to say.
     public var decoderNotes: [String: String]
@@ -47,7 +53,7 @@ public struct Image: Sendable, Equatable {
         width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8],
         orientation: ExifOrientation = .up, iccProfile: [UInt8]? = nil, sourceFormat: ImageFormat = .unknown,
         scale: Double = 1, frames: [ImageFrame] = [], isPreview: Bool = false, duration: Double = 0, loopCount: Int? = nil,
-        exif: [UInt8]? = nil, decoderNotes: [String: String] = [:], cicp: CICP? = nil
+        exif: [UInt8]? = nil, decoderNotes: [String: String] = [:], cicp: CICP? = nil, metadata: ImageMetadata = ImageMetadata()
     ) throws(ImageKernelError) {
         let tight = width * pixelFormat.bytesPerPixel
         let rowBytes = bytesPerRow ?? tight
@@ -70,7 +76,8 @@ public struct Image: Sendable, Equatable {
         self.isPreview = isPreview
         self.duration = duration
         self.loopCount = loopCount
-        self.exif = exif
+        self.metadata = metadata
+        if let exif { self.metadata.exif = exif }
         self.decoderNotes = decoderNotes
     }
 

@@ -58,6 +58,8 @@ public struct YCbCrImage: Sendable {
     public var orientation: ExifOrientation
     /// The source's ICC profile, carried to the output.
     public var iccProfile: [UInt8]?
+    /// The source's EXIF, XMP and IPTC, written as ``EncodeOptions/metadata`` says.
+    public var metadata: ImageMetadata
 
     /// The image's width and height: the luma plane's.
     public var width: Int { luma.width }
@@ -67,7 +69,7 @@ public struct YCbCrImage: Sendable {
     /// have the size `subsampling` gives the luma's; throws `invalidArgument` otherwise.
     public init(
         luma: Image, blueDifference: Image, redDifference: Image, subsampling: Subsampling,
-        orientation: ExifOrientation = .up, iccProfile: [UInt8]? = nil
+        orientation: ExifOrientation = .up, iccProfile: [UInt8]? = nil, metadata: ImageMetadata = ImageMetadata()
     ) throws(ImageKernelError) {
         let chroma = subsampling.chromaSize(width: luma.width, height: luma.height)
         for plane in [luma, blueDifference, redDifference] where plane.pixelFormat != .gray8 || !plane.isConsistent {
@@ -84,5 +86,6 @@ public struct YCbCrImage: Sendable {
         self.subsampling = subsampling
         self.orientation = orientation
         self.iccProfile = iccProfile
+        self.metadata = metadata
     }
 }

@@ -23,7 +23,8 @@ extension ResizeTransformer {
         }
         return try YCbCrImage(
             luma: resized[0], blueDifference: resized[1], redDifference: resized[2],
-            subsampling: subsampling, orientation: image.orientation, iccProfile: image.iccProfile)
+            subsampling: subsampling, orientation: image.orientation, iccProfile: image.iccProfile,
+            metadata: image.metadata)
     }
 
     /// The output's luma size and the filter of each plane (Y′, Cb, Cr, of `planeSizes`) for

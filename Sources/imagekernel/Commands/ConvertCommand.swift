@@ -22,6 +22,8 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(help: "Lossless WebP.") var lossless = false
     @Flag(help: "Convert the pixels to sRGB through their ICC profile or CICP description (lcms2) and write no profile.")
     var toSrgb = false
+    @Flag(help: "Write no EXIF, XMP or IPTC (by default the output keeps all the source had, orientation reset when applied).")
+    var strip = false
 
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1–100") }
@@ -42,7 +44,7 @@ struct ConvertCommand: AsyncParsableCommand {
         do {
             let result = try await manager.image(for: Sources.url(for: input), options: .fromLoaderOnly, context: context)
             guard let image = result.image else { throw ImageKernelError(stage: .decode, code: .noCoder, message: "nothing decoded") }
-            let options = EncodeOptions(quality: Double(quality) / 100, progressive: progressive, lossless: lossless)
+            let options = EncodeOptions(quality: Double(quality) / 100, progressive: progressive, lossless: lossless, metadata: strip ? .none : .all)
             let data = try manager.coders.encode(image, as: format, options: options)
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
             print(["input", "output", "format", "width", "height", "bytes"].joined(separator: "\t"))

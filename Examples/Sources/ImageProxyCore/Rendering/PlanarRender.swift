@@ -32,9 +32,10 @@ public enum PlanarRender {
     ) throws(ImageKernelError) -> Data? {
         let coder = JPEGCoder()
         let options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: resize.shrinkOnLoad)
-        let encodeOptions = EncodeOptions(quality: Double(quality) / 100)
-        // Alone (no thread limit in this scope), the resize and encode run beside the decode.
-        let pipeline = TransformThreads.limit.map { $0 > 1 } ?? true
+        let encodeOptions = EncodeOptions(quality: Double(quality) / 100, metadata: limits.metadataPolicy)
+        // Alone (no thread limit in this scope), the resize and encode run beside the decode;
+        // metadata to keep comes with the decoded planes, so that render keeps to one thread.
+        let pipeline = (TransformThreads.limit.map { $0 > 1 } ?? true) && limits.metadataPolicy == .none
             ? PipelinedPlanarRender(resize: resize, options: encodeOptions, limits: limits, afterEncode: afterEncode) : nil
         guard let planes = try coder.decodeYCbCr(data, options: options, observer: pipeline) else { return nil }
         if let done = pipeline?.result { return try done.get() }

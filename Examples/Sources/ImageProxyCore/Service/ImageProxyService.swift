@@ -401,7 +401,7 @@ public final class ImageProxyService: Sendable {
         let format = choice.resolve(sourceFormat: sourceFormat, animated: animated, hasAlpha: image.pixelFormat.hasAlpha, encodable: encodable)
         if !OutputChoice.animatable.contains(format) { image.frames = [] }
         if convertsAfter { image = ColorPolicy.apply(image, limits: limits) }
-        return (try coders.encode(image, as: format, options: EncodeOptions(quality: Double(quality) / 100)), format)
+        return (try coders.encode(image, as: format, options: EncodeOptions(quality: Double(quality) / 100, metadata: limits.metadataPolicy)), format)
     }
 
     /// The source's pixels: every frame of an animation the result may keep (within the frame

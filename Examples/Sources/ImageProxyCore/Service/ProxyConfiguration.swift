@@ -44,6 +44,14 @@ public struct ProxyConfiguration: Sendable {
     /// smaller and right in every viewer, colour-managed or not. CMYK sources with a profile
     /// become RGB through it either way.
     public var keepsColorProfile: Bool = false
+    /// Keep who owns and who made the image (EXIF Copyright and Artist, XMP rights and creator,
+    /// IPTC copyright notice and by-line) in results. Off by default: results carry no EXIF, XMP
+    /// or IPTC at all (GPS never), as imgproxy's `IMGPROXY_STRIP_METADATA`; on, imgproxy's
+    /// `IMGPROXY_KEEP_COPYRIGHT`.
+    public var keepsCopyright: Bool = false
+
+    /// What results carry of the source's metadata (``keepsCopyright``).
+    public var metadataPolicy: MetadataPolicy { keepsCopyright ? .copyright : .none }
 
     public init(allowedOrigins: [String]) {
         self.allowedOrigins = allowedOrigins
