@@ -38,6 +38,7 @@ let package = Package(
         fuzzTarget("fuzz-http-response", ["LoaderHTTP"]),
         fuzzTarget("fuzz-transform-spec", ["Transformers"]),
         fuzzTarget("fuzz-icc", ["ColorLCMS"]),
+        fuzzTarget("fuzz-exif", []),
         .executableTarget(
             name: "fuzz-proxy-path",
             dependencies: ["FuzzSupport", .product(name: "ImageProxyCore", package: "ImageKernelExamples")],

@@ -71,6 +71,23 @@ open(sys.argv[2] + '/validators', 'wb').write(entry(b'"abc"', b'Tue, 24 Nov 2026
 open(sys.argv[2] + '/raw', 'wb').write(payload)
 PY
       ;;
+    fuzz-exif)
+      # The EXIF blocks (APP1 after Exif\0\0) of the orientation test JPEGs, and XMP and IPTC.
+      python3 - "$testdata" "$dir" <<'PY'
+import glob, os, sys
+for n, path in enumerate(sorted(glob.glob(sys.argv[1] + '/exif-orientation/**/*.jpg', recursive=True))[:16]):
+    data = open(path, 'rb').read()
+    at = data.find(b'\xff\xe1')
+    if at < 0 or data[at + 4:at + 10] != b'Exif\x00\x00': continue
+    length = int.from_bytes(data[at + 2:at + 4], 'big')
+    open('%s/exif-%d' % (sys.argv[2], n), 'wb').write(data[at + 10:at + 2 + length])
+iptc = b''.join(b'\x1c' + bytes([r, d]) + len(v).to_bytes(2, 'big') + v for r, d, v in
+                [(1, 90, b'\x1b%G'), (2, 80, b'Ada'), (2, 116, b'(c) 2026'), (2, 90, b'Lisbon')])
+open(sys.argv[2] + '/iptc', 'wb').write(iptc)
+open(sys.argv[2] + '/xmp', 'wb').write(b'<x:xmpmeta><rdf:RDF><rdf:Description xmpRights:Marked="True" tiff:Orientation="6">'
+    b'<dc:rights><rdf:Alt><rdf:li>(c)</rdf:li></rdf:Alt></dc:rights><dc:creator/></rdf:Description></rdf:RDF></x:xmpmeta>')
+PY
+      ;;
     fuzz-transform-spec)
       printf 'orient/resize:fill:300:200/round:12' > "$dir/chain"
       printf 'resize:fit:64:48:lanczos3/blur:2/sharpen:1/gray' > "$dir/effects"
@@ -89,13 +106,13 @@ dictionary() {
     fuzz-png) echo png ;; fuzz-jpeg) echo jpeg ;; fuzz-heif) echo heif ;; fuzz-webp) echo webp ;;
     fuzz-gif) echo gif ;; fuzz-bmp) echo bmp ;; fuzz-http-response) echo http ;; fuzz-disk-entry) echo disk-entry ;;
     fuzz-tiff) echo tiff ;;
-    fuzz-transform-spec) echo transform-spec ;; fuzz-proxy-path) echo proxy-path ;; fuzz-icc) echo icc ;; *) echo "" ;;
+    fuzz-transform-spec) echo transform-spec ;; fuzz-proxy-path) echo proxy-path ;; fuzz-icc) echo icc ;; fuzz-exif) echo exif ;; *) echo "" ;;
   esac
 }
 
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-bmp fuzz-tiff fuzz-sniff fuzz-disk-entry fuzz-http-response
-  fuzz-transform-spec fuzz-proxy-path fuzz-icc)
+  fuzz-transform-spec fuzz-proxy-path fuzz-icc fuzz-exif)
 status=0
 results=()
 for target in "${targets[@]}"; do

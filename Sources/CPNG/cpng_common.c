@@ -31,17 +31,19 @@ cpng_status cpng_failure(const cpng_error_context *context) {
     return CPNG_ERR_CORRUPT;
 }
 
-/* Text chunks are never used by CoderPNG: treating them as unknown chunks that are never kept
- * skips their decompression (zTXt/iTXt bombs) and their allocation. */
+/* tEXt and zTXt are never used by CoderPNG: treating them as unknown chunks that are never kept
+ * skips their decompression (zTXt bombs) and their allocation. */
 static const png_byte cpng_ignored_chunks[] = {
     't', 'E', 'X', 't', '\0',
     'z', 'T', 'X', 't', '\0',
-    'i', 'T', 'X', 't', '\0',
 };
 
 /* cICP (PNG 3rd edition, colour code points) is newer than Debian's libpng 1.6.39: kept as an
- * unknown chunk and read by cpng_cicp. */
-static const png_byte cpng_kept_chunks[] = {'c', 'I', 'C', 'P', '\0'};
+ * unknown chunk and read by cpng_cicp. iTXt is kept raw, as an unknown chunk, so that libpng
+ * never inflates one: cpng_xmp reads the uncompressed XMP packet (the XMP specification forbids
+ * compressing it) and ignores the rest. eXIf is kept the same way because libpng's progressive
+ * reader does not handle it as a known chunk (it would drop it). */
+static const png_byte cpng_kept_chunks[] = {'c', 'I', 'C', 'P', '\0', 'i', 'T', 'X', 't', '\0', 'e', 'X', 'I', 'f', '\0'};
 
 png_structp cpng_create_read(cpng_error_context *context, uint32_t max_dimension) {
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, context, cpng_error_fn, cpng_warning_fn);
@@ -61,7 +63,7 @@ png_structp cpng_create_read(cpng_error_context *context, uint32_t max_dimension
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, cpng_ignored_chunks,
                                 (int)(sizeof cpng_ignored_chunks / 5));
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, cpng_kept_chunks, 1);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, cpng_kept_chunks, (int)(sizeof cpng_kept_chunks / 5));
     return png;
 }
 
@@ -130,7 +132,42 @@ const uint8_t *cpng_exif(png_structp png, png_infop info, size_t *length) {
     png_uint_32 size = 0;
     *length = 0;
     if (png == NULL || info == NULL) return NULL;
-    if (png_get_eXIf_1(png, info, &size, &exif) != PNG_INFO_eXIf || exif == NULL) return NULL;
-    *length = size;
-    return exif;
+    if (png_get_eXIf_1(png, info, &size, &exif) == PNG_INFO_eXIf && exif != NULL) {
+        *length = size;
+        return exif;
+    }
+    png_unknown_chunkp chunks = NULL;
+    int count = png_get_unknown_chunks(png, info, &chunks);
+    for (int i = 0; i < count; i++) {
+        if (memcmp(chunks[i].name, "eXIf", 4) == 0 && chunks[i].data != NULL && chunks[i].size > 0) {
+            *length = chunks[i].size;
+            return chunks[i].data;
+        }
+    }
+    return NULL;
+}
+
+const uint8_t *cpng_xmp(png_structp png, png_infop info, size_t *length) {
+    /* iTXt: keyword NUL, compression flag, compression method, language tag NUL, translated
+     * keyword NUL, text. Only an uncompressed chunk keyed XML:com.adobe.xmp is read. */
+    static const char key[] = "XML:com.adobe.xmp";
+    *length = 0;
+    if (png == NULL || info == NULL) return NULL;
+    png_unknown_chunkp chunks = NULL;
+    int count = png_get_unknown_chunks(png, info, &chunks);
+    for (int i = 0; i < count; i++) {
+        const uint8_t *data = chunks[i].data;
+        size_t size = chunks[i].size;
+        if (memcmp(chunks[i].name, "iTXt", 4) != 0 || data == NULL || size < sizeof key + 2) continue;
+        if (memcmp(data, key, sizeof key) != 0 || data[sizeof key] != 0) continue;
+        size_t at = sizeof key + 2;
+        for (int field = 0; field < 2 && at <= size; field++) {
+            const uint8_t *end = memchr(data + at, 0, size - at);
+            at = end == NULL ? size + 1 : (size_t)(end - data) + 1;
+        }
+        if (at >= size) continue;
+        *length = size - at;
+        return data + at;
+    }
+    return NULL;
 }

@@ -143,6 +143,10 @@ const uint8_t *cpng_decoder_exif(const cpng_decoder *decoder, size_t *length) {
     return cpng_exif(decoder->png, decoder->info, length);
 }
 
+const uint8_t *cpng_decoder_xmp(const cpng_decoder *decoder, size_t *length) {
+    return cpng_xmp(decoder->png, decoder->info, length);
+}
+
 void cpng_decoder_destroy(cpng_decoder *decoder) {
     if (decoder == NULL) return;
     png_destroy_read_struct(&decoder->png, &decoder->info, NULL);

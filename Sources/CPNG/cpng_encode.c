@@ -108,6 +108,18 @@ cpng_status cpng_encode(const cpng_encode_params *params, cpng_encoded *result) 
         png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, cicp_name, 1);
         png_set_unknown_chunks(png, info, &chunk, 1);
     }
+    if (params->exif != NULL && params->exif_length > 0 && params->exif_length <= PNG_UINT_31_MAX)
+        png_set_eXIf_1(png, info, (png_uint_32)params->exif_length, (png_bytep)params->exif);
+    if (params->xmp != NULL && params->xmp[0] != '\0') {
+        png_text text;
+        memset(&text, 0, sizeof text);
+        text.compression = PNG_ITXT_COMPRESSION_NONE;
+        text.key = "XML:com.adobe.xmp";
+        text.text = (png_charp)params->xmp;
+        text.lang = "";
+        text.lang_key = "";
+        png_set_text(png, info, &text, 1);
+    }
     png_write_info(png, info);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (params->bit_depth == 16) png_set_swap(png);

@@ -40,6 +40,7 @@ void cpng_configure_read(png_structp png, png_infop info, int flags, cpng_header
 /* The iCCP profile and eXIf bytes held by `info`, or NULL. */
 const uint8_t *cpng_icc_profile(png_structp png, png_infop info, size_t *length);
 const uint8_t *cpng_exif(png_structp png, png_infop info, size_t *length);
+const uint8_t *cpng_xmp(png_structp png, png_infop info, size_t *length);
 int cpng_color(png_structp png, png_infop info, cpng_color_info *color);
 
 /* Rows without alpha: stores (`first`) or adds `samples` 8-bit samples into 32-bit sums, with AVX2

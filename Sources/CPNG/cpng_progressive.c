@@ -133,6 +133,10 @@ const uint8_t *cpng_progressive_exif(const cpng_progressive *decoder, size_t *le
     return cpng_exif(decoder->png, decoder->info, length);
 }
 
+const uint8_t *cpng_progressive_xmp(const cpng_progressive *decoder, size_t *length) {
+    return cpng_xmp(decoder->png, decoder->info, length);
+}
+
 void cpng_progressive_destroy(cpng_progressive *decoder) {
     if (decoder == NULL) return;
     png_destroy_read_struct(&decoder->png, &decoder->info, NULL);

@@ -75,15 +75,19 @@ int cwebp_encode(const uint8_t *pixels, int width, int height, int stride, int c
     return VP8_ENC_OK;
 }
 
-int cwebp_attach_icc(const uint8_t *file, size_t file_size, const uint8_t *icc, size_t icc_size,
-                     uint8_t **out, size_t *out_size) {
+int cwebp_attach_chunks(const uint8_t *file, size_t file_size, const uint8_t *icc, size_t icc_size,
+                        const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
+                        uint8_t **out, size_t *out_size) {
     *out = NULL;
     *out_size = 0;
     WebPData input = {file, file_size};
     WebPMux *mux = WebPMuxCreate(&input, 0);
     if (mux == NULL) return WEBP_MUX_BAD_DATA;
-    WebPData profile = {icc, icc_size};
-    int status = WebPMuxSetChunk(mux, "ICCP", &profile, 0);
+    const char *names[3] = {"ICCP", "EXIF", "XMP "};
+    WebPData chunks[3] = {{icc, icc_size}, {exif, exif_size}, {xmp, xmp_size}};
+    int status = WEBP_MUX_OK;
+    for (int i = 0; i < 3 && status == WEBP_MUX_OK; i++)
+        if (chunks[i].size > 0) status = WebPMuxSetChunk(mux, names[i], &chunks[i], 0);
     WebPData assembled = {NULL, 0};
     if (status == WEBP_MUX_OK) status = WebPMuxAssemble(mux, &assembled);
     WebPMuxDelete(mux);

@@ -47,7 +47,7 @@ struct EncodingTests {
         image.iccProfile = Array(repeating: 7, count: 200)
         // A minimal big-endian TIFF header with no entries.
         image.exif = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0, 0, 0, 0]
-        let back = try coder.decode(coder.encode(image, as: .avif, options: EncodeOptions()), options: DecodeOptions())
+        let back = try coder.decode(coder.encode(image, as: .avif, options: EncodeOptions(metadata: .all)), options: DecodeOptions())
         #expect(back.iccProfile == image.iccProfile)
         #expect(back.exif == image.exif)
         #expect(back.orientation == .up)

@@ -73,6 +73,9 @@ const char *cpng_decoder_message(const cpng_decoder *decoder);
 const uint8_t *cpng_decoder_icc_profile(const cpng_decoder *decoder, size_t *length);
 /* The eXIf chunk's bytes (a TIFF structure), or NULL. Valid until the decoder is destroyed. */
 const uint8_t *cpng_decoder_exif(const cpng_decoder *decoder, size_t *length);
+/* The XMP packet of an iTXt chunk keyed `XML:com.adobe.xmp`, or NULL. Valid until the decoder
+ * is destroyed. */
+const uint8_t *cpng_decoder_xmp(const cpng_decoder *decoder, size_t *length);
 
 /* The colour chunks other than iCCP: cICP's four code points, whether there is an sRGB chunk,
  * and gAMA (x100000; 0 when absent). */
@@ -108,6 +111,7 @@ const char *cpng_progressive_message(const cpng_progressive *decoder);
 const uint8_t *cpng_progressive_icc_profile(const cpng_progressive *decoder, size_t *length);
 int cpng_progressive_color(const cpng_progressive *decoder, cpng_color_info *color);
 const uint8_t *cpng_progressive_exif(const cpng_progressive *decoder, size_t *length);
+const uint8_t *cpng_progressive_xmp(const cpng_progressive *decoder, size_t *length);
 void cpng_progressive_destroy(cpng_progressive *decoder);
 
 /* ---- Encoding ------------------------------------------------------------------------- */
@@ -132,6 +136,12 @@ typedef struct cpng_encode_params {
     /* Colour code points to write as cICP when has_cicp (and no ICC profile is written). */
     uint8_t cicp[4];
     int32_t has_cicp;
+    /* An EXIF block (TIFF structure) to write as eXIf, or NULL. */
+    const void *exif;
+    size_t exif_length;
+    /* A NUL-terminated XMP packet to write as an uncompressed iTXt chunk keyed
+     * `XML:com.adobe.xmp`, or NULL. */
+    const char *xmp;
 } cpng_encode_params;
 
 /* The encoded file: `data` is malloc'd, release it with free(). */

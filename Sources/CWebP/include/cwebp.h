@@ -38,9 +38,11 @@ typedef struct {
 int cwebp_encode(const uint8_t *pixels, int width, int height, int stride, int channels,
                  const cwebp_encode_settings *settings, uint8_t **out, size_t *out_size);
 
-/// Rebuilds the file with an ICCP chunk (VP8X). Returns a WebPMuxError (WEBP_MUX_OK = 1).
-int cwebp_attach_icc(const uint8_t *file, size_t file_size, const uint8_t *icc, size_t icc_size,
-                     uint8_t **out, size_t *out_size);
+/// Rebuilds the file with ICCP, EXIF and XMP chunks (VP8X), each only when its size is not 0.
+/// Returns a WebPMuxError (WEBP_MUX_OK = 1).
+int cwebp_attach_chunks(const uint8_t *file, size_t file_size, const uint8_t *icc, size_t icc_size,
+                        const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
+                        uint8_t **out, size_t *out_size);
 
 /// An animation encoder (WebPAnimEncoder plus the settings of every frame).
 typedef struct cwebp_anim_encoder cwebp_anim_encoder;

@@ -52,7 +52,7 @@ enum HEIFDecoding {
         image.orientation = .up  // HEIF's transformations are applied; EXIF orientation is not applied again
         image.iccProfile = primary.iccProfile()
         image.cicp = primary.cicp()
-        image.exif = primary.exif()
+        image.metadata = ImageMetadata(exif: primary.exif(), xmp: primary.xmp())
         image.scale = options.scale
         if let source { image.decoderNotes[Image.MetadataKey.thumbnailSource] = source }
         return image

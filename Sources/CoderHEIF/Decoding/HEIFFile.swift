@@ -118,4 +118,21 @@ final class HEIFImageHandle {
         guard offset >= 0, 4 + offset < size else { return nil }
         return Array(block[(4 + offset)...])
     }
+
+    /// The first XMP packet: a `mime` metadata item of content type `application/rdf+xml`.
+    func xmp() -> [UInt8]? {
+        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, "mime"))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: min(count, 64))
+        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, Int32(ids.count)))
+        for id in ids.prefix(listed) {
+            guard let type = heif_image_handle_get_metadata_content_type(handle, id), String(cString: type) == "application/rdf+xml" else { continue }
+            let size = heif_image_handle_get_metadata_size(handle, id)
+            guard size > 0 else { continue }
+            var block = [UInt8](repeating: 0, count: size)
+            guard heif_image_handle_get_metadata(handle, id, &block).code == heif_error_Ok else { continue }
+            return block
+        }
+        return nil
+    }
 }

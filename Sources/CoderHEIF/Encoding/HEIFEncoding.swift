@@ -72,10 +72,17 @@ enum HEIFEncoding {
             heif_context_encode_image(context, primary.image, encoder, encodingOptions, &handle),
             stage: .encode, coder: coder, doing: "encoding the image")
         defer { if let handle { heif_image_handle_release(handle) } }
-        if let exif = image.exif, !exif.isEmpty, let handle {
+        // HEIF holds EXIF and XMP items; it has no IPTC item.
+        let metadata = image.metadata.written(by: options.metadata, orientation: image.orientation)
+        if let exif = metadata.exif, !exif.isEmpty, let handle {
             try HEIFFailure.check(
                 heif_context_add_exif_metadata(context, handle, exif, Int32(clamping: exif.count)),
                 stage: .encode, coder: coder, doing: "adding EXIF")
+        }
+        if let xmp = metadata.xmp, !xmp.isEmpty, let handle {
+            try HEIFFailure.check(
+                heif_context_add_XMP_metadata(context, handle, xmp, Int32(clamping: xmp.count)),
+                stage: .encode, coder: coder, doing: "adding XMP")
         }
         if let box = thumbnailBox, let handle {
             try encodeThumbnail(of: image, fitting: box, master: handle, context: context, encoder: encoder, options: encodingOptions, coder: coder)

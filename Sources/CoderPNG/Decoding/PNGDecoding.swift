@@ -58,7 +58,8 @@ enum PNGDecoding {
         return try Image(
             width: size.width, height: size.height, pixelFormat: format, bytesPerRow: rowBytes, pixels: pixels,
             orientation: orientation(cpng_decoder_exif, decoder), iccProfile: copiedBytes(cpng_decoder_icc_profile, decoder),
-            sourceFormat: .png, scale: options.scale, cicp: cicp(cpng_decoder_color, decoder))
+            sourceFormat: .png, scale: options.scale, cicp: cicp(cpng_decoder_color, decoder),
+            metadata: ImageMetadata(exif: copiedBytes(cpng_decoder_exif, decoder), xmp: copiedBytes(cpng_decoder_xmp, decoder)))
     }
 
     /// The colour description besides iCCP: cICP's code points; else a gAMA that H.273 names
@@ -80,7 +81,7 @@ enum PNGDecoding {
         }
     }
 
-    /// Copies the bytes a CPNG accessor returns (ICC profile, eXIf), or nil when there are none.
+    /// Copies the bytes a CPNG accessor returns (ICC profile, eXIf, XMP), or nil when there are none.
     static func copiedBytes(
         _ accessor: (OpaquePointer?, UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>?, _ decoder: OpaquePointer
     ) -> [UInt8]? {

@@ -72,7 +72,9 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
             width: Int(header.width), height: Int(header.height), pixelFormat: format, bytesPerRow: rowBytes,
             pixels: pixels, orientation: PNGDecoding.orientation(cpng_progressive_exif, decoder),
             iccProfile: PNGDecoding.copiedBytes(cpng_progressive_icc_profile, decoder), sourceFormat: .png,
-            scale: options.scale, isPreview: isPreview, cicp: PNGDecoding.cicp(cpng_progressive_color, decoder))
+            scale: options.scale, isPreview: isPreview, cicp: PNGDecoding.cicp(cpng_progressive_color, decoder),
+            metadata: ImageMetadata(
+                exif: PNGDecoding.copiedBytes(cpng_progressive_exif, decoder), xmp: PNGDecoding.copiedBytes(cpng_progressive_xmp, decoder)))
         return try PNGDecoding.applyThumbnail(image, options: options, coder: coder)
     }
 }

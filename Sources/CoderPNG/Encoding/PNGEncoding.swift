@@ -32,12 +32,25 @@ enum PNGEncoding {
             params.has_cicp = 1
         }
 
+        // PNG holds EXIF (eXIf) and XMP (iTXt); it has no IPTC chunk.
+        let metadata = image.metadata.written(by: options.metadata, orientation: image.orientation)
+        let exif = metadata.exif ?? []
+        // iTXt text ends at its first NUL: a packet with one is not XML and is left out.
+        let xmp = metadata.xmp.flatMap { $0.contains(0) ? nil : $0 + [0] } ?? []
+        params.exif_length = exif.count
+
         var result = cpng_encoded()
         let status = source.pixels.withUnsafeBytes { pixels in
             profile.withUnsafeBytes { icc in
-                params.pixels = pixels.baseAddress
-                params.icc_profile = profile.isEmpty ? nil : icc.baseAddress
-                return cpng_encode(&params, &result)
+                exif.withUnsafeBytes { exifBytes in
+                    xmp.withUnsafeBytes { xmpBytes in
+                        params.pixels = pixels.baseAddress
+                        params.icc_profile = profile.isEmpty ? nil : icc.baseAddress
+                        params.exif = exif.isEmpty ? nil : exifBytes.baseAddress
+                        params.xmp = xmp.isEmpty ? nil : xmpBytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+                        return cpng_encode(&params, &result)
+                    }
+                }
             }
         }
         guard status == CPNG_OK, let bytes = result.data else {

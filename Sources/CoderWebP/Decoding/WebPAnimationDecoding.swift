@@ -36,7 +36,8 @@ enum WebPAnimationDecoding {
             var image = try Image(
                 width: canvas.width, height: canvas.height, pixelFormat: .rgba8,
                 pixels: Array(UnsafeBufferPointer(start: buffer, count: canvasBytes)),
-                orientation: metadata.orientation, iccProfile: metadata.iccProfile, sourceFormat: .webp, scale: options.scale)
+                orientation: metadata.orientation, iccProfile: metadata.iccProfile, sourceFormat: .webp, scale: options.scale,
+                metadata: frames.isEmpty ? metadata.blocks : ImageMetadata())
             if let thumbnail, thumbnail != canvas { image = image.areaDownscaledRGBA8(to: thumbnail) }
             frames.append(ImageFrame(image: image, duration: Double(timestamp - previousTimestamp) / 1000))
             previousTimestamp = timestamp

@@ -10,9 +10,12 @@ struct WebPHeader {
     var isAnimated: Bool
     /// A VP8L (lossless) bitstream: its pixels are always ARGB, whatever the `alpha_is_used` hint.
     var isLossless: Bool
-    /// VP8X flags: an ICCP or EXIF chunk is present.
+    /// VP8X flags: an ICCP, EXIF or XMP chunk is present.
     var hasICC: Bool
     var hasEXIF: Bool
+    var hasXMP: Bool
+    /// Whether a chunk the decoders read besides the bitstream is present.
+    var hasMetadata: Bool { hasICC || hasEXIF || hasXMP }
 
     /// Reads the header, or throws the kernel's error for data that is not a complete WebP header.
     init(_ bytes: UnsafeRawBufferPointer, coder: String) throws(ImageKernelError) {
@@ -31,6 +34,7 @@ struct WebPHeader {
         let flags = extended ? bytes[20] : 0
         hasICC = flags & 0x20 != 0
         hasEXIF = flags & 0x08 != 0
+        hasXMP = flags & 0x04 != 0
     }
 
     /// The kernel format a still decode produces: RGBA where the file may hold alpha (any
@@ -39,20 +43,26 @@ struct WebPHeader {
     var stillPixelFormat: PixelFormat { hasAlpha || isLossless ? .rgba8 : .rgb8 }
 }
 
-/// ICC profile and EXIF orientation from a VP8X file's ICCP and EXIF chunks.
+/// ICC profile, EXIF (and its orientation) and XMP from a VP8X file's ICCP, EXIF and XMP chunks.
 struct WebPMetadata {
     var iccProfile: [UInt8]?
     var orientation: ExifOrientation = .up
+    /// EXIF (without a leading `Exif\0\0`, which some writers put in the chunk) and XMP.
+    var blocks = ImageMetadata()
 
     init() {}
 
     init(_ bytes: UnsafeRawBufferPointer, header: WebPHeader) {
-        guard header.hasICC || header.hasEXIF, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+        guard header.hasMetadata, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let demuxer = cwebp_demux(base, bytes.count)
         else { return }
         defer { WebPDemuxDelete(demuxer) }
         iccProfile = Self.chunk("ICCP", demuxer)
-        orientation = Self.chunk("EXIF", demuxer).flatMap(ExifOrientation.init(tiff:)) ?? .up
+        let exif = Self.chunk("EXIF", demuxer)
+        orientation = exif.flatMap(ExifOrientation.init(tiff:)) ?? .up
+        let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
+        blocks.exif = exif.map { $0.starts(with: exifHeader) ? Array($0.dropFirst(exifHeader.count)) : $0 }
+        blocks.xmp = Self.chunk("XMP ", demuxer)
     }
 
     private static func chunk(_ fourCC: String, _ demuxer: OpaquePointer) -> [UInt8]? {

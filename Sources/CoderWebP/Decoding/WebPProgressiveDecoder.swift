@@ -149,7 +149,7 @@ private final class Incremental {
     }
 
     func append(_ chunk: Data) throws(ImageKernelError) -> Progress {
-        let hasMetadata = header.hasICC || header.hasEXIF
+        let hasMetadata = header.hasMetadata
         if hasMetadata { metadataBytes.append(chunk) }
         if pixelsComplete { return metadataBytes.count >= fileSize ? .complete : .waiting }
         let status = chunk.withUnsafeBytes { WebPIAppend(decoder, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
@@ -182,6 +182,6 @@ private final class Incremental {
         return try Image(
             width: size.width, height: size.height, pixelFormat: format, pixels: Array(buffer),
             orientation: metadata.orientation, iccProfile: metadata.iccProfile, sourceFormat: .webp, scale: options.scale,
-            isPreview: isPreview)
+            isPreview: isPreview, metadata: metadata.blocks)
     }
 }

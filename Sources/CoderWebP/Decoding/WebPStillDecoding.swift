@@ -26,7 +26,8 @@ enum WebPStillDecoding {
         let metadata = WebPMetadata(bytes, header: header)
         return try Image(
             width: target.width, height: target.height, pixelFormat: format, bytesPerRow: rowBytes, pixels: pixels,
-            orientation: metadata.orientation, iccProfile: metadata.iccProfile, sourceFormat: .webp, scale: options.scale)
+            orientation: metadata.orientation, iccProfile: metadata.iccProfile, sourceFormat: .webp, scale: options.scale,
+            metadata: metadata.blocks)
     }
 
     /// A decoder configuration for RGB(A) output at `target` (libwebp's scaler when smaller

@@ -30,8 +30,10 @@ enum WebPStillEncoding {
             throw WebPFailure.encode("encode failed (WebPEncodingError \(status))", coder: coder)
         }
         defer { cwebp_free(output) }
-        guard let icc = image.iccProfile, !icc.isEmpty else { return Data(bytes: output, count: size) }
-        return try attachICC(icc, to: UnsafeRawBufferPointer(start: output, count: size), coder: coder)
+        let metadata = image.metadata.written(by: options.metadata, orientation: image.orientation)
+        let icc = image.iccProfile ?? []
+        guard !icc.isEmpty || !metadata.isEmpty else { return Data(bytes: output, count: size) }
+        return try attach(icc: icc, metadata: metadata, to: UnsafeRawBufferPointer(start: output, count: size), coder: coder)
     }
 
     /// WebP's sides are at most 16383 pixels.
@@ -43,14 +45,22 @@ enum WebPStillEncoding {
         }
     }
 
-    private static func attachICC(_ icc: [UInt8], to file: UnsafeRawBufferPointer, coder: String) throws(ImageKernelError) -> Data {
+    /// The file rebuilt with ICCP, EXIF and XMP chunks (WebP has no IPTC chunk).
+    private static func attach(icc: [UInt8], metadata: ImageMetadata, to file: UnsafeRawBufferPointer, coder: String) throws(ImageKernelError) -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
-        let status = icc.withUnsafeBufferPointer {
-            cwebp_attach_icc(file.baseAddress?.assumingMemoryBound(to: UInt8.self), file.count, $0.baseAddress, $0.count, &output, &size)
+        let (exif, xmp) = (metadata.exif ?? [], metadata.xmp ?? [])
+        let status = icc.withUnsafeBufferPointer { icc in
+            exif.withUnsafeBufferPointer { exif in
+                xmp.withUnsafeBufferPointer { xmp in
+                    cwebp_attach_chunks(
+                        file.baseAddress?.assumingMemoryBound(to: UInt8.self), file.count, icc.baseAddress, icc.count,
+                        exif.baseAddress, exif.count, xmp.baseAddress, xmp.count, &output, &size)
+                }
+            }
         }
         guard status == WEBP_MUX_OK.rawValue, let output else {
-            throw WebPFailure.encode("adding the ICC profile failed (WebPMuxError \(status))", coder: coder)
+            throw WebPFailure.encode("adding the ICC profile and metadata failed (WebPMuxError \(status))", coder: coder)
         }
         defer { cwebp_free(output) }
         return Data(bytes: output, count: size)

@@ -93,3 +93,31 @@ extension MetadataFixture {
         return sets
     }
 }
+
+extension MetadataFixture {
+    /// Encodes a small image carrying ``metadata(orientation:bigEndian:)`` with `coder` as
+    /// `format` under every policy, with its orientation (6) applied (as `OrientTransformer`
+    /// leaves it) and not, decodes each output with the same coder and returns what
+    /// ``problems(readBack:file:policy:orientation:kinds:)`` finds, each prefixed with the case.
+    public static func roundTripProblems(coder: any ImageCoder, format: ImageFormat, kinds: Kinds) throws -> [String] {
+        var found: [String] = []
+        for policy in MetadataPolicy.allCases {
+            for applied in [true, false] {
+                var image = try Image(width: 32, height: 24, pixelFormat: .rgb8, pixels: [UInt8](repeating: 128, count: 32 * 24 * 3))
+                image.metadata = metadata()
+                image.orientation = applied ? .up : .right
+                let file = try coder.encode(image, as: format, options: EncodeOptions(metadata: policy))
+                let back = try coder.decode(file, options: DecodeOptions())
+                found += problems(readBack: back.metadata, file: file, policy: policy, orientation: image.orientation, kinds: kinds)
+                    .map { "\(format) \(policy), orientation applied: \(applied): \($0)" }
+                if policy == .all {
+                    let present: Kinds = [
+                        back.metadata.exif != nil ? .exif : [], back.metadata.xmp != nil ? .xmp : [], back.metadata.iptc != nil ? .iptc : [],
+                    ]
+                    if present != kinds { found.append("\(format) all: read back \(present.rawValue), expected \(kinds.rawValue)") }
+                }
+            }
+        }
+        return found
+    }
+}
