@@ -79,7 +79,7 @@ struct MetadataPolicyTests {
             ("entry count past the end", block(le16(0xFFFF) + entry(0x0112, 3, 1, 6))),
             ("value count lies", block(le16(1) + entry(0x013B, 2, 0xFFFF_FFFF, 8) + le32(0))),
             ("value offset lies", block(le16(1) + entry(0x013B, 2, 100, 0xFFFF_FF00) + le32(0))),
-            ("IFD1 loops to IFD0", block(le16(1) + entry(0x0112, 3, 1, 6) + le32(8))),
+            ("the EXIF IFD loops to itself", block(le16(1) + entry(0x8769, 4, 1, 26) + le32(0) + le16(1) + entry(0xA005, 4, 1, 26) + le32(0))),
             ("EXIF IFD points at IFD0", block(le16(1) + entry(0x8769, 4, 1, 8) + le32(0))),
             ("GPS pointer of the wrong type", block(le16(1) + entry(0x8825, 2, 8, 8) + le32(0))),
             ("entries share value bytes beyond the block's size",
@@ -97,6 +97,23 @@ struct MetadataPolicyTests {
                 #expect(written.exif == nil, "\(name) under \(policy)")
             }
         }
+    }
+
+    @Test("a broken IFD1 pointer or a loop through it drops IFD1 only")
+    func brokenIFD1() throws {
+        for next: UInt32 in [8, 0xFFFF_0000] {
+            let bytes = block(le16(1) + entry(0x0112, 3, 1, 6) + le32(next))
+            let parsed = try EXIFBlock(bytes: bytes)
+            #expect(parsed.unsigned(EXIFBlock.Tag.orientation, in: .ifd0) == 6 && parsed.directories[.ifd1] == nil)
+            #expect(ImageMetadata(exif: bytes).written(by: .all, orientation: .up).exif != nil)
+        }
+    }
+
+    @Test("an XMP packet that repeats tiff:Orientation many times is rewritten in one pass")
+    func repeatedXMPOrientation() throws {
+        let packet = Array(String(repeating: "<a tiff:Orientation=\"6\"/>", count: 20_000).utf8)
+        let written = try #require(ImageMetadata(xmp: packet).written(by: .all, orientation: .up).xmp)
+        #expect(written == Array(String(repeating: "<a tiff:Orientation=\"1\"/>", count: 20_000).utf8))
     }
 
     @Test("malformed IPTC is dropped; zero padding is not malformed")

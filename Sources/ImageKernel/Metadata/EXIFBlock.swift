@@ -3,7 +3,8 @@
 ///
 /// Every read is bounds-checked against the block. A count or offset that points outside it, an
 /// IFD reached twice (a loop), an entry table running past the end or values that overlap beyond
-/// the block's size (one byte referenced by many entries) throw `corruptData`; nothing is
+/// the block's size (one byte referenced by many entries) throw `corruptData` (in IFD1 they drop
+/// IFD1 only); nothing is
 /// allocated beyond a copy of the block's own values, so a hostile block costs no more than its
 /// size. Entries of unknown types are skipped, as TIFF readers do.
 public struct EXIFBlock: Sendable, Hashable {
@@ -76,7 +77,9 @@ public struct EXIFBlock: Sendable, Hashable {
         if let gps = try Self.pointer(Tag.gpsIFD, in: ifd0, reader) {
             directories[.gps] = try reader.directory(at: gps).entries
         }
-        if next != 0 { directories[.ifd1] = try reader.directory(at: next).entries }
+        // IFD1 only describes the embedded thumbnail, and writers often leave a stale pointer to
+        // it: one that does not parse is ignored rather than costing the whole block.
+        if next != 0, let ifd1 = try? reader.directory(at: next).entries { directories[.ifd1] = ifd1 }
     }
 
     /// The entry for `tag` in `directory`, if present.

@@ -39,14 +39,20 @@ enum XMPPacket {
         let value = String(orientation.rawValue)
         var changed = false
         for (open, close) in [("tiff:Orientation=\"", "\""), ("tiff:Orientation='", "'"), ("<tiff:Orientation>", "</tiff:Orientation>")] {
-            var searchFrom = text.startIndex
-            while let start = text.range(of: open, range: searchFrom..<text.endIndex),
+            // One pass, appending: each byte is searched once, however many times the property repeats.
+            var rewritten = ""
+            var copiedUpTo = text.startIndex
+            while let start = text.range(of: open, range: copiedUpTo..<text.endIndex),
                 let end = text.range(of: close, range: start.upperBound..<text.endIndex)
             {
-                text.replaceSubrange(start.upperBound..<end.lowerBound, with: value)
+                rewritten += text[copiedUpTo..<start.upperBound]
+                rewritten += value
+                copiedUpTo = end.lowerBound
                 changed = true
-                searchFrom = text.index(start.upperBound, offsetBy: value.count)
             }
+            guard copiedUpTo != text.startIndex else { continue }
+            rewritten += text[copiedUpTo...]
+            text = rewritten
         }
         return changed ? Array(text.utf8) : packet
     }
