@@ -19,7 +19,8 @@ import ImageKernel
 /// default and 16-bit samples (scaled to the full 16-bit range) with
 /// ``DecodeOptions/preserve16Bit``. Monochrome files (every coded image monochrome, read from
 /// the `hvcC`/`av1C` boxes) decode to gray or gray+alpha, libheif's own gray values. The ICC
-/// profile and the raw EXIF block are carried (``Image/iccProfile``, ``Image/exif``).
+/// profile, the EXIF block and the XMP packet (a `mime` item of type `application/rdf+xml`) are
+/// carried (``Image/iccProfile``, ``Image/metadata``); HEIF has no IPTC item.
 ///
 /// Before any pixel is decoded the sizes the file declares are checked against
 /// ``DecodeOptions/pixelLimit``: the transformed primary image must fit it, and every coded size
@@ -45,7 +46,7 @@ import ImageKernel
 /// ``EncodeOptions/lossless`` hands libheif 4:4:4 planes in the identity matrix (G, B, R) and
 /// asks the encoder for lossless coding, so 8-bit RGB(A) decodes back exactly, in HEIC and AVIF
 /// alike; ``EncodeOptions/chromaSubsampling444`` keeps full chroma in lossy files. Alpha, the ICC
-/// profile and EXIF (``Image/exif``) are written; gray images are written as RGB and 16-bit
+/// profile, and the EXIF and XMP that ``EncodeOptions/metadata`` lets through are written; gray images are written as RGB and 16-bit
 /// images as 8-bit (their high byte). ``encode(_:as:options:thumbnailFitting:)`` also stores a
 /// thumbnail. An ``EncodeOptions/progressive`` flag has no meaning here and is ignored.
 ///

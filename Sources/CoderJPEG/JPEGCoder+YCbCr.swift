@@ -98,7 +98,7 @@ extension JPEGCoder {
 
     /// Encodes Y′CbCr planes as they are (libjpeg's raw data input): the planes' subsampling,
     /// ``EncodeOptions/quality`` and ``EncodeOptions/progressive``, the ICC profile as APP2
-    /// markers. ``EncodeOptions/chromaSubsampling444`` does not apply: resample the chroma to
+    /// markers, the planes' ``YCbCrImage/metadata`` as ``EncodeOptions/metadata`` says. ``EncodeOptions/chromaSubsampling444`` does not apply: resample the chroma to
     /// the grid you want first.
     public func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageKernelError) -> Data {
         try JPEGEncoder(pluginName: name).encode(planes: image, options: options)

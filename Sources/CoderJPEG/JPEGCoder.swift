@@ -6,7 +6,8 @@ import ImageKernel
 /// Decodes baseline, progressive, arithmetic-coded, restart-marker, grayscale, CMYK and YCCK
 /// files: grayscale to ``PixelFormat/gray8``, everything else to ``PixelFormat/rgb8`` (CMYK as
 /// R = (255 − C)(255 − K)/255 on true ink values, Adobe's inverted storage undone). Reports the
-/// EXIF orientation (not applied) and carries the ICC profile. Lossless and 12-bit JPEGs throw
+/// EXIF orientation (not applied) and carries the ICC profile and the EXIF, XMP and IPTC blocks
+/// (``Image/metadata``: APP1 and APP13). Lossless and 12-bit JPEGs throw
 /// ``ImageKernelError/Code/unsupported``.
 ///
 /// A CMYK profile never rides on RGB pixels: with ``DecodeOptions/colorConverter`` set, a CMYK or
@@ -170,7 +171,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
 
     /// Encodes to JPEG with ``EncodeOptions/quality`` (0…1 mapped onto libjpeg's 1…100),
     /// ``EncodeOptions/progressive`` and ``EncodeOptions/chromaSubsampling444``; writes the ICC
-    /// profile as APP2 markers. Throws `unsupported` for any other format.
+    /// profile as APP2 markers and the EXIF, XMP and IPTC that ``EncodeOptions/metadata`` lets
+    /// through as APP1 and APP13 markers. Throws `unsupported` for any other format.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data {
         guard canEncode(format) else {
             throw ImageKernelError(stage: .encode, plugin: name, code: .unsupported, message: "\(name) cannot encode \(format)")

@@ -89,7 +89,9 @@ public struct PNGCoder: ProgressiveImageCoder {
     /// Encodes any of the kernel's pixel formats (gray, gray+alpha, RGB, RGBA at 8 or 16 bits;
     /// premultiplied alpha is un-premultiplied first) with zlib level
     /// ``EncodeOptions/compressionLevel``; ``EncodeOptions/progressive`` writes an Adam7
-    /// interlaced file. The image's ICC profile is written as iCCP.
+    /// interlaced file. The image's ICC profile is written as iCCP; the EXIF and XMP that
+    /// ``EncodeOptions/metadata`` lets through as eXIf and an uncompressed iTXt chunk keyed
+    /// `XML:com.adobe.xmp` (PNG has no IPTC chunk).
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data {
         guard canEncode(format) else {
             throw ImageKernelError(stage: .encode, plugin: name, code: .unsupported, message: "\(name) cannot encode \(format)")

@@ -15,7 +15,8 @@ import ImageKernel
 /// A still lossy file without alpha decodes to `rgb8`; lossy with an ALPH chunk and every lossless
 /// (VP8L) file decode to straight `rgba8` (a lossless bitstream is ARGB whatever its
 /// `alpha_is_used` hint says, as the lossless spec requires). The ICCP chunk is carried on the
-/// image and the EXIF chunk's orientation is reported, not applied.
+/// image, the EXIF chunk's orientation is reported, not applied, and the EXIF and XMP chunks are
+/// carried in ``Image/metadata``.
 ///
 /// An animated file decodes through libwebp's `WebPAnimDecoder`: the canvas starts transparent
 /// black, each frame is blended and disposed as its ANMF chunk says, and every frame is a full
@@ -94,7 +95,8 @@ public struct WebPCoder: ProgressiveImageCoder {
     /// included). ``EncodeOptions/compressionLevel`` 0–9 picks libwebp's method 0–6 (effort).
     /// Alpha is kept where the pixel format has it (premultiplied alpha is un-premultiplied
     /// first); gray becomes RGB; 16-bit samples keep their high byte. The image's ICC profile is
-    /// written as an ICCP chunk (stills). Animations keep each frame's duration (rounded to
+    /// written as an ICCP chunk, the EXIF and XMP that ``EncodeOptions/metadata`` lets through as
+    /// EXIF and XMP chunks (stills only; WebP has no IPTC chunk). Animations keep each frame's duration (rounded to
     /// milliseconds) and the loop count (none means forever).
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data {
         guard canEncode(format) else {
