@@ -180,7 +180,7 @@ public struct EncodeOptions: Sendable, Hashable {
     /// Which of the image's EXIF, XMP and IPTC the output carries (see ``MetadataPolicy``).
     /// Default ``MetadataPolicy/none``: a library that serves images should not pass on GPS
     /// positions by default; the `imagekernel` CLI asks for ``MetadataPolicy/all``, as
-    /// `vips copy` keeps everything. Coders write what their format holds (see <doc:Metadata>).
+    /// `vips copy` keeps everything. Coders write what their format holds (see <doc:KeepingMetadata>).
     public var metadata: MetadataPolicy
 
     public init(

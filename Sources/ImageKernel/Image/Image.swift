@@ -36,7 +36,7 @@ public struct Image: Sendable, Equatable {
     /// True for a preview produced from partial data by a progressive decoder.
     public var isPreview: Bool
     /// The EXIF, XMP and IPTC blocks the source carried, for coders that read them; what an
-    /// encode writes of them is ``EncodeOptions/metadata``'s choice (see <doc:Metadata>).
+    /// encode writes of them is ``EncodeOptions/metadata``'s choice (see <doc:KeepingMetadata>).
     public var metadata: ImageMetadata
     /// The raw EXIF block as the file stores it (from the TIFF header on, no `Exif\0\0`
     /// prefix): ``metadata``'s ``ImageMetadata/exif``.

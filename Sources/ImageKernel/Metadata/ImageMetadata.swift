@@ -1,7 +1,7 @@
 /// The metadata an image carries besides its pixels and colour description: the EXIF, XMP and
 /// IPTC blocks as the source file stored them.
 ///
-/// Decoders fill what their format holds (see <doc:Metadata>); encoders write what
+/// Decoders fill what their format holds (see <doc:KeepingMetadata>); encoders write what
 /// ``EncodeOptions/metadata`` lets through (``written(by:orientation:)``). The blocks are kept as
 /// bytes, so a pipeline that does not look at them pays nothing to parse them.
 public struct ImageMetadata: Sendable, Hashable {
