@@ -26,13 +26,20 @@ struct StepParser {
         switch name {
         case "resize": return try resize()
         case "crop":
+            if arguments.count >= 3, arguments[2].lowercased() == "fp" {
+                try expectArguments(5...5, "W:H:fp:X:Y")
+                return CropTransformer(.placed(width: try side(arguments[0]), height: try side(arguments[1]), placement: try focusPoint(arguments[3], arguments[4])))
+            }
             switch arguments.count {
             case 2, 3:
-                let gravity = arguments.count == 3 ? try value(arguments[2], Gravity.init(name:), "a gravity") : .centre
-                return CropTransformer(.size(width: try side(arguments[0]), height: try side(arguments[1]), gravity: gravity))
+                let width = try side(arguments[0]), height = try side(arguments[1])
+                switch arguments.count == 3 ? try value(arguments[2], CropPlacement.init(name:), "a gravity, smart or fp:X:Y") : .gravity(.centre) {
+                case .gravity(let gravity): return CropTransformer(.size(width: width, height: height, gravity: gravity))
+                case let placement: return CropTransformer(.placed(width: width, height: height, placement: placement))
+                }
             case 4:
                 return CropTransformer(.rect(x: try offset(arguments[0]), y: try offset(arguments[1]), width: try side(arguments[2]), height: try side(arguments[3])))
-            default: throw failure(.wrongArgumentCount(expected: "W:H[:gravity] or X:Y:W:H", got: arguments.count))
+            default: throw failure(.wrongArgumentCount(expected: "W:H[:gravity|smart|fp:X:Y] or X:Y:W:H", got: arguments.count))
             }
         case "rotate":
             try expectArguments(1...2, "DEG[:RRGGBBAA]")
@@ -70,27 +77,31 @@ struct StepParser {
     }
 
     private func resize() throws(TransformSpecError) -> ResizeTransformer {
-        guard arguments.count >= 3, arguments.count <= 6 else {
+        guard arguments.count >= 3, arguments.count <= 8 else {
             throw failure(.wrongArgumentCount(expected: "fit|fill|stretch:W:H[:filter][:gravity][:enlarge]", got: arguments.count))
         }
         let mode = try value(arguments[0], { ResizeTransformer.Mode(rawValue: $0.lowercased()) }, "fit, fill or stretch")
         let width = try side(arguments[1]), height = try side(arguments[2])
-        var filter: ResamplingFilter?, gravity: Gravity?, enlarge = false
-        for option in arguments.dropFirst(3) {
+        var filter: ResamplingFilter?, placement: CropPlacement?, enlarge = false
+        var options = arguments.dropFirst(3)[...]
+        while let option = options.popFirst() {
             if let f = ResamplingFilter(name: option), filter == nil {
                 filter = f
-            } else if mode == .fill, let g = Gravity(name: option), gravity == nil {
-                gravity = g
+            } else if mode == .fill, placement == nil, option.lowercased() == "fp" {
+                guard options.count >= 2 else { throw failure(.wrongArgumentCount(expected: "fp:X:Y", got: options.count)) }
+                placement = try focusPoint(options.removeFirst(), options.removeFirst())
+            } else if mode == .fill, let p = CropPlacement(name: option), placement == nil {
+                placement = p
             } else if option.lowercased() == "enlarge", !enlarge {
                 enlarge = true
             } else {
-                let expected = mode == .fill ? "a filter, a gravity or enlarge (each at most once)" : "a filter or enlarge (each at most once)"
+                let expected = mode == .fill ? "a filter, a gravity (or smart, fp:X:Y) or enlarge (each at most once)" : "a filter or enlarge (each at most once)"
                 throw failure(.unknownValue(option, expected: expected))
             }
         }
         return ResizeTransformer(
-            mode, width: width, height: height, filter: filter ?? .lanczos3, gravity: gravity ?? .centre, allowsEnlarging: enlarge,
-            threadLimit: threadLimit)
+            mode, width: width, height: height, filter: filter ?? .lanczos3, allowsEnlarging: enlarge, threadLimit: threadLimit,
+            placement: placement ?? .gravity(.centre))
     }
 
     private func expectArguments(_ allowed: ClosedRange<Int>, _ expected: String) throws(TransformSpecError) {
@@ -121,6 +132,11 @@ struct StepParser {
         let value = try number(text, in: 0...GaussianBlurTransformer.maxSigma)
         guard value > 0 else { throw failure(.outOfRange(text, allowed: "more than 0, at most \(SpecNumber.format(GaussianBlurTransformer.maxSigma))")) }
         return value
+    }
+
+    /// `fp:X:Y`'s fractions of the width and height.
+    private func focusPoint(_ x: String, _ y: String) throws(TransformSpecError) -> CropPlacement {
+        .focusPoint(x: try number(x, in: 0...1), y: try number(y, in: 0...1))
     }
 
     private func color(_ text: String) throws(TransformSpecError) -> RGBAColor {
