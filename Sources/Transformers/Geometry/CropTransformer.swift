@@ -21,6 +21,14 @@ public struct CropTransformer: ImageTransformer {
 
     public init(_ region: Region) { self.region = region }
 
+    /// The requested size of a crop placed by gravity, smart or a focus point (nil for a rectangle).
+    var size: (width: Int, height: Int)? {
+        switch region {
+        case .rect: nil
+        case let .size(w, h, _), let .placed(w, h, _): (w, h)
+        }
+    }
+
     /// `crop:W:H:PLACEMENT` (a gravity, `smart` or `fp:X:Y`) or `crop:X:Y:W:H`.
     public var key: String {
         switch region {

@@ -5,13 +5,16 @@ struct StepParser {
     let index: Int
     let text: String
     let threadLimit: Int
+    /// The box of the last `resize` or `crop:W:H` before this step, for `extend` without a size.
+    let box: (width: Int, height: Int)?
     private let name: String
     private var arguments: [String]
 
-    init(index: Int, text: String, threadLimit: Int) {
+    init(index: Int, text: String, threadLimit: Int, box: (width: Int, height: Int)? = nil) {
         self.index = index
         self.text = text
         self.threadLimit = threadLimit
+        self.box = box
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         name = parts[0].lowercased()
         arguments = Array(parts.dropFirst())
@@ -68,6 +71,16 @@ struct StepParser {
         case "tint":
             try expectArguments(1...1, "RRGGBBAA")
             return TintTransformer(try color(arguments[0]))
+        case "pad", "padding":
+            try expectArguments(4...5, "T:R:B:L[:RRGGBBAA]")
+            return PadTransformer(
+                top: try offset(arguments[0]), right: try offset(arguments[1]), bottom: try offset(arguments[2]), left: try offset(arguments[3]),
+                color: arguments.count == 5 ? try color(arguments[4]) : .transparent)
+        case "extend":
+            return try extend()
+        case "background", "bg":
+            try expectArguments(1...1, "RRGGBB[AA]")
+            return BackgroundTransformer(try color(arguments[0]))
         case "gray", "grey", "grayscale", "greyscale":
             try expectArguments(0...0, "no arguments")
             return GrayscaleTransformer()
@@ -102,6 +115,17 @@ struct StepParser {
         return ResizeTransformer(
             mode, width: width, height: height, filter: filter ?? .lanczos3, allowsEnlarging: enlarge, threadLimit: threadLimit,
             placement: placement ?? .gravity(.centre))
+    }
+
+    /// `extend[:GRAVITY]` (the box of the resize or crop before it) or `extend:W:H[:GRAVITY[:RRGGBBAA]]`.
+    private func extend() throws(TransformSpecError) -> ExtendTransformer {
+        try expectArguments(0...4, "[GRAVITY] or W:H[:GRAVITY[:RRGGBBAA]]")
+        let gravityIndex = arguments.count <= 1 ? 0 : 2
+        let gravity = arguments.count > gravityIndex ? try value(arguments[gravityIndex], Gravity.init(name:), "a gravity") : .centre
+        let color = arguments.count == 4 ? try color(arguments[3]) : .transparent
+        if arguments.count >= 2 { return ExtendTransformer(width: try side(arguments[0]), height: try side(arguments[1]), gravity: gravity, color: color) }
+        guard let box else { throw failure(.noSizeBefore) }
+        return ExtendTransformer(width: box.width, height: box.height, gravity: gravity)
     }
 
     private func expectArguments(_ allowed: ClosedRange<Int>, _ expected: String) throws(TransformSpecError) {

@@ -13,6 +13,9 @@ import ImageKernel
 /// | `round` | `R` (corner radius in pixels) |
 /// | `blur`, `sharpen` | `SIGMA` in pixels (`sharpen` takes an optional amount) |
 /// | `tint` | `RRGGBBAA` |
+/// | `pad` | `T:R:B:L[:RRGGBBAA]` (borders in pixels; default transparent) |
+/// | `extend` | `[GRAVITY]` (the box of the resize or crop before it) or `W:H[:GRAVITY[:RRGGBBAA]]` |
+/// | `background` | `RRGGBB[AA]` (composites under the image; opaque flattens the alpha) |
 ///
 /// The ``key`` is the normalised spec: names and values in one spelling, defaults written out
 /// (`resize:fit:300:200` → `resize:fit:300:200:lanczos3`), so equal chains share cache entries and
@@ -31,9 +34,13 @@ public struct TransformSpec: ImageTransformer {
         while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
         guard !trimmed.isEmpty else { throw TransformSpecError(stepIndex: 0, step: "", problem: .emptySpec) }
         var steps: [any ImageTransformer] = []
+        var box: (width: Int, height: Int)?
         for (index, step) in trimmed.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
-            var parser = StepParser(index: index + 1, text: String(step), threadLimit: threadLimit)
-            steps.append(try parser.transformer())
+            var parser = StepParser(index: index + 1, text: String(step), threadLimit: threadLimit, box: box)
+            let transformer = try parser.transformer()
+            if let resize = transformer as? ResizeTransformer { box = (resize.width, resize.height) }
+            if let crop = transformer as? CropTransformer, let size = crop.size { box = size }
+            steps.append(transformer)
         }
         self.steps = steps
     }
@@ -46,4 +53,10 @@ public struct TransformSpec: ImageTransformer {
         for step in steps { current = try step.transform(current) }
         return current
     }
+}
+
+extension TransformSpec {
+    /// The colour of the last `background` step, for encoders of formats without alpha
+    /// (``EncodeOptions/backgroundColor``), or nil.
+    public var backgroundColor: RGBAColor? { steps.lazy.compactMap { ($0 as? BackgroundTransformer)?.color }.last }
 }
