@@ -78,6 +78,10 @@ struct StepParser {
                 color: arguments.count == 5 ? try color(arguments[4]) : .transparent)
         case "extend":
             return try extend()
+        case "trim":
+            try expectArguments(0...2, "[THRESHOLD[:RRGGBB]]")
+            return TrimTransformer(
+                threshold: arguments.isEmpty ? 10 : try number(arguments[0], in: 0...255), color: arguments.count == 2 ? try color(arguments[1]) : nil)
         case "background", "bg":
             try expectArguments(1...1, "RRGGBB[AA]")
             return BackgroundTransformer(try color(arguments[0]))

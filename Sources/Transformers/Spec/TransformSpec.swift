@@ -16,6 +16,7 @@ import ImageKernel
 /// | `pad` | `T:R:B:L[:RRGGBBAA]` (borders in pixels; default transparent) |
 /// | `extend` | `[GRAVITY]` (the box of the resize or crop before it) or `W:H[:GRAVITY[:RRGGBBAA]]` |
 /// | `background` | `RRGGBB[AA]` (composites under the image; opaque flattens the alpha) |
+/// | `trim` | `[THRESHOLD[:RRGGBB]]` (cuts borders of one colour; runs before the other steps) |
 ///
 /// The ``key`` is the normalised spec: names and values in one spelling, defaults written out
 /// (`resize:fit:300:200` → `resize:fit:300:200:lanczos3`), so equal chains share cache entries and
@@ -42,7 +43,8 @@ public struct TransformSpec: ImageTransformer {
             if let crop = transformer as? CropTransformer, let size = crop.size { box = size }
             steps.append(transformer)
         }
-        self.steps = steps
+        // A trim runs first, whatever its place: it removes borders of the source.
+        self.steps = steps.filter { $0 is TrimTransformer } + steps.filter { !($0 is TrimTransformer) }
     }
 
     /// The normalised spec: the steps' keys joined by `/`.
@@ -51,6 +53,15 @@ public struct TransformSpec: ImageTransformer {
     public func transform(_ image: Image) throws(ImageKernelError) -> Image {
         var current = image
         for step in steps { current = try step.transform(current) }
+        return current
+    }
+
+    /// Every frame of an animation through the chain: each step's
+    /// ``ImageTransformer/transformAnimation(_:)`` in turn, so a `trim` cuts every frame by one
+    /// rectangle.
+    public func transformAnimation(_ image: Image) throws(ImageKernelError) -> Image {
+        var current = image
+        for step in steps { current = try step.transformAnimation(current) }
         return current
     }
 }

@@ -53,7 +53,7 @@ public struct TransformSpecError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// The step names, for the description of ``Problem/unknownStep(_:)``.
-    static let stepNames = "resize, crop, rotate, flip, orient, round, circle, blur, sharpen, tint, gray, pad, extend, background"
+    static let stepNames = "resize, crop, rotate, flip, orient, round, circle, blur, sharpen, tint, gray, pad, extend, background, trim"
 
     /// This error as the kernel's error (stage `transform`, code `invalid_argument`), for the CLI and
     /// the manager.
