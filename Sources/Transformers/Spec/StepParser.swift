@@ -10,11 +10,16 @@ struct StepParser {
     private let name: String
     private var arguments: [String]
 
-    init(index: Int, text: String, threadLimit: Int, box: (width: Int, height: Int)? = nil) {
+    /// The device pixel ratio the spec's `dpr` steps give: sizes of `resize`, `crop:W:H`, `pad`
+    /// and `extend:W:H` are multiplied by it.
+    let dpr: Double
+
+    init(index: Int, text: String, threadLimit: Int, box: (width: Int, height: Int)? = nil, dpr: Double = 1) {
         self.index = index
         self.text = text
         self.threadLimit = threadLimit
         self.box = box
+        self.dpr = dpr
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         name = parts[0].lowercased()
         arguments = Array(parts.dropFirst())
@@ -24,6 +29,17 @@ struct StepParser {
         TransformSpecError(stepIndex: index, step: text, problem: problem)
     }
 
+    /// Whether this is a `dpr` step (``TransformSpec`` reads those first, with ``ratio()``).
+    var isDPR: Bool { name == "dpr" }
+
+    /// A `dpr:N` step's ratio, more than 0 and at most 8.
+    func ratio() throws(TransformSpecError) -> Double {
+        try expectArguments(1...1, "N (more than 0, at most 8)")
+        let value = try number(arguments[0], in: 0...8)
+        guard value > 0 else { throw failure(.outOfRange(arguments[0], allowed: "more than 0, at most 8")) }
+        return value
+    }
+
     mutating func transformer() throws(TransformSpecError) -> any ImageTransformer {
         guard !text.isEmpty else { throw failure(.emptyStep) }
         switch name {
@@ -31,11 +47,11 @@ struct StepParser {
         case "crop":
             if arguments.count >= 3, arguments[2].lowercased() == "fp" {
                 try expectArguments(5...5, "W:H:fp:X:Y")
-                return CropTransformer(.placed(width: try side(arguments[0]), height: try side(arguments[1]), placement: try focusPoint(arguments[3], arguments[4])))
+                return CropTransformer(.placed(width: try scaledSide(arguments[0]), height: try scaledSide(arguments[1]), placement: try focusPoint(arguments[3], arguments[4])))
             }
             switch arguments.count {
             case 2, 3:
-                let width = try side(arguments[0]), height = try side(arguments[1])
+                let width = try scaledSide(arguments[0]), height = try scaledSide(arguments[1])
                 switch arguments.count == 3 ? try value(arguments[2], CropPlacement.init(name:), "a gravity, smart or fp:X:Y") : .gravity(.centre) {
                 case .gravity(let gravity): return CropTransformer(.size(width: width, height: height, gravity: gravity))
                 case let placement: return CropTransformer(.placed(width: width, height: height, placement: placement))
@@ -74,7 +90,8 @@ struct StepParser {
         case "pad", "padding":
             try expectArguments(4...5, "T:R:B:L[:RRGGBBAA]")
             return PadTransformer(
-                top: try offset(arguments[0]), right: try offset(arguments[1]), bottom: try offset(arguments[2]), left: try offset(arguments[3]),
+                top: try scaledOffset(arguments[0]), right: try scaledOffset(arguments[1]), bottom: try scaledOffset(arguments[2]),
+                left: try scaledOffset(arguments[3]),
                 color: arguments.count == 5 ? try color(arguments[4]) : .transparent)
         case "extend":
             return try extend()
@@ -98,7 +115,7 @@ struct StepParser {
             throw failure(.wrongArgumentCount(expected: "fit|fill|stretch:W:H[:filter][:gravity][:enlarge]", got: arguments.count))
         }
         let mode = try value(arguments[0], { ResizeTransformer.Mode(rawValue: $0.lowercased()) }, "fit, fill or stretch")
-        let width = try side(arguments[1]), height = try side(arguments[2])
+        let width = try scaledSide(arguments[1]), height = try scaledSide(arguments[2])
         var filter: ResamplingFilter?, placement: CropPlacement?, enlarge = false
         var options = arguments.dropFirst(3)[...]
         while let option = options.popFirst() {
@@ -127,7 +144,9 @@ struct StepParser {
         let gravityIndex = arguments.count <= 1 ? 0 : 2
         let gravity = arguments.count > gravityIndex ? try value(arguments[gravityIndex], Gravity.init(name:), "a gravity") : .centre
         let color = arguments.count == 4 ? try color(arguments[3]) : .transparent
-        if arguments.count >= 2 { return ExtendTransformer(width: try side(arguments[0]), height: try side(arguments[1]), gravity: gravity, color: color) }
+        if arguments.count >= 2 {
+            return ExtendTransformer(width: try scaledSide(arguments[0]), height: try scaledSide(arguments[1]), gravity: gravity, color: color)
+        }
         guard let box else { throw failure(.noSizeBefore) }
         return ExtendTransformer(width: box.width, height: box.height, gravity: gravity)
     }
@@ -149,6 +168,20 @@ struct StepParser {
 
     private func side(_ text: String) throws(TransformSpecError) -> Int { try integer(text, in: 1...TransformLimits.maxSide) }
     private func offset(_ text: String) throws(TransformSpecError) -> Int { try integer(text, in: 0...TransformLimits.maxSide) }
+
+    /// A side or offset as written, times ``dpr`` (rounded; a side stays at least 1), within `range`.
+    private func scaled(_ text: String, in range: ClosedRange<Int>) throws(TransformSpecError) -> Int {
+        let written = try integer(text, in: range)
+        guard dpr != 1 else { return written }
+        let value = (Double(written) * dpr).rounded()
+        guard value <= Double(range.upperBound) else {
+            throw failure(.outOfRange(text, allowed: "\(range.lowerBound)…\(range.upperBound) after dpr \(SpecNumber.format(dpr))"))
+        }
+        return max(range.lowerBound, Int(value))
+    }
+
+    private func scaledSide(_ text: String) throws(TransformSpecError) -> Int { try scaled(text, in: 1...TransformLimits.maxSide) }
+    private func scaledOffset(_ text: String) throws(TransformSpecError) -> Int { try scaled(text, in: 0...TransformLimits.maxSide) }
 
     private func number(_ text: String, in range: ClosedRange<Double>) throws(TransformSpecError) -> Double {
         guard let value = Double(text), value.isFinite else { throw failure(.notANumber(text)) }

@@ -17,6 +17,7 @@ import ImageKernel
 /// | `extend` | `[GRAVITY]` (the box of the resize or crop before it) or `W:H[:GRAVITY[:RRGGBBAA]]` |
 /// | `background` | `RRGGBB[AA]` (composites under the image; opaque flattens the alpha) |
 /// | `trim` | `[THRESHOLD[:RRGGBB]]` (cuts borders of one colour; runs before the other steps) |
+/// | `dpr` | `N` (multiplies the sizes of `resize`, `crop:W:H`, `pad` and `extend`; not in the key) |
 ///
 /// The ``key`` is the normalised spec: names and values in one spelling, defaults written out
 /// (`resize:fit:300:200` → `resize:fit:300:200:lanczos3`), so equal chains share cache entries and
@@ -34,15 +35,29 @@ public struct TransformSpec: ImageTransformer {
         while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
         while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
         guard !trimmed.isEmpty else { throw TransformSpecError(stepIndex: 0, step: "", problem: .emptySpec) }
+        let texts = trimmed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // `dpr` steps scale the sizes of every step, before or after them: they are read first.
+        var dpr = 1.0
+        for (index, text) in texts.enumerated() {
+            let parser = StepParser(index: index + 1, text: text, threadLimit: threadLimit)
+            guard parser.isDPR else { continue }
+            dpr *= try parser.ratio()
+            guard dpr <= 8 else {
+                throw TransformSpecError(stepIndex: index + 1, step: text, problem: .outOfRange(SpecNumber.format(dpr), allowed: "a dpr of at most 8 in all"))
+            }
+        }
         var steps: [any ImageTransformer] = []
         var box: (width: Int, height: Int)?
-        for (index, step) in trimmed.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
-            var parser = StepParser(index: index + 1, text: String(step), threadLimit: threadLimit, box: box)
+        for (index, text) in texts.enumerated() {
+            var parser = StepParser(index: index + 1, text: text, threadLimit: threadLimit, box: box, dpr: dpr)
+            if parser.isDPR { continue }
             let transformer = try parser.transformer()
             if let resize = transformer as? ResizeTransformer { box = (resize.width, resize.height) }
             if let crop = transformer as? CropTransformer, let size = crop.size { box = size }
             steps.append(transformer)
         }
+        // Only dpr steps: nothing to scale, and no key that would parse again.
+        guard !steps.isEmpty else { throw TransformSpecError(stepIndex: 0, step: "", problem: .emptySpec) }
         // A trim runs first, whatever its place: it removes borders of the source.
         self.steps = steps.filter { $0 is TrimTransformer } + steps.filter { !($0 is TrimTransformer) }
     }
