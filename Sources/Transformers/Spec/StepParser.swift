@@ -14,7 +14,11 @@ struct StepParser {
     /// and `extend:W:H` are multiplied by it.
     let dpr: Double
 
-    init(index: Int, text: String, threadLimit: Int, box: (width: Int, height: Int)? = nil, dpr: Double = 1) {
+    /// The image `watermark` steps composite, if the caller configured one.
+    let watermark: Image?
+
+    init(index: Int, text: String, threadLimit: Int, box: (width: Int, height: Int)? = nil, dpr: Double = 1, watermark: Image? = nil) {
+        self.watermark = watermark
         self.index = index
         self.text = text
         self.threadLimit = threadLimit
@@ -95,6 +99,8 @@ struct StepParser {
                 color: arguments.count == 5 ? try color(arguments[4]) : .transparent)
         case "extend":
             return try extend()
+        case "watermark", "wm":
+            return try watermarkStep()
         case "trim":
             try expectArguments(0...2, "[THRESHOLD[:RRGGBB]]")
             return TrimTransformer(
@@ -149,6 +155,19 @@ struct StepParser {
         }
         guard let box else { throw failure(.noSizeBefore) }
         return ExtendTransformer(width: box.width, height: box.height, gravity: gravity)
+    }
+
+    /// `watermark:OPACITY[:GRAVITY|re[:SCALE]]`.
+    private func watermarkStep() throws(TransformSpecError) -> WatermarkTransformer {
+        try expectArguments(1...3, "OPACITY[:GRAVITY|re[:SCALE]]")
+        let opacity = try number(arguments[0], in: 0...1)
+        var position = WatermarkTransformer.Position.gravity(.centre)
+        if arguments.count >= 2 {
+            position = try value(arguments[1], { ["re", "repeat", "tile", "tiled"].contains($0.lowercased()) ? .tiled : Gravity(name: $0).map { .gravity($0) } }, "a gravity or re")
+        }
+        let scale = arguments.count == 3 ? try number(arguments[2], in: 0...1) : 0
+        guard let watermark else { throw failure(.noWatermark) }
+        return WatermarkTransformer(watermark: watermark, opacity: opacity, position: position, scale: scale)
     }
 
     private func expectArguments(_ allowed: ClosedRange<Int>, _ expected: String) throws(TransformSpecError) {

@@ -17,6 +17,7 @@ import ImageKernel
 /// | `extend` | `[GRAVITY]` (the box of the resize or crop before it) or `W:H[:GRAVITY[:RRGGBBAA]]` |
 /// | `background` | `RRGGBB[AA]` (composites under the image; opaque flattens the alpha) |
 /// | `trim` | `[THRESHOLD[:RRGGBB]]` (cuts borders of one colour; runs before the other steps) |
+/// | `watermark` | `OPACITY[:GRAVITY\|re[:SCALE]]` (the image given to the parser; `re` tiles it; scale of the width) |
 /// | `dpr` | `N` (multiplies the sizes of `resize`, `crop:W:H`, `pad` and `extend`; not in the key) |
 ///
 /// The ``key`` is the normalised spec: names and values in one spelling, defaults written out
@@ -29,8 +30,10 @@ public struct TransformSpec: ImageTransformer {
     /// A chain of the given transformers.
     public init(steps: [any ImageTransformer]) { self.steps = steps }
 
-    /// Parses `text`; `threadLimit` caps the threads of the resampling steps (0: every core).
-    public init(parsing text: String, threadLimit: Int = 0) throws(TransformSpecError) {
+    /// Parses `text`; `threadLimit` caps the threads of the resampling steps (0: every core);
+    /// `watermark` is the image `watermark` steps composite (without one they are an error,
+    /// ``TransformSpecError/Problem/noWatermark``).
+    public init(parsing text: String, threadLimit: Int = 0, watermark: Image? = nil) throws(TransformSpecError) {
         var trimmed = Substring(text)
         while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
         while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
@@ -49,7 +52,7 @@ public struct TransformSpec: ImageTransformer {
         var steps: [any ImageTransformer] = []
         var box: (width: Int, height: Int)?
         for (index, text) in texts.enumerated() {
-            var parser = StepParser(index: index + 1, text: text, threadLimit: threadLimit, box: box, dpr: dpr)
+            var parser = StepParser(index: index + 1, text: text, threadLimit: threadLimit, box: box, dpr: dpr, watermark: watermark)
             if parser.isDPR { continue }
             let transformer = try parser.transformer()
             if let resize = transformer as? ResizeTransformer { box = (resize.width, resize.height) }

@@ -22,6 +22,8 @@ public struct TransformSpecError: Error, Sendable, Hashable, CustomStringConvert
         case invalidColor(String)
         /// `extend` without a size has no `resize` or `crop:W:H` before it to take the size from.
         case noSizeBefore
+        /// A `watermark` step, but the caller gave the parser no watermark image.
+        case noWatermark
     }
 
     /// The step's position, from 1 (0 for ``Problem/emptySpec``).
@@ -48,12 +50,13 @@ public struct TransformSpecError: Error, Sendable, Hashable, CustomStringConvert
         case let .unknownValue(text, expected): what = "'\(text)' is not \(expected)"
         case .invalidColor(let text): what = "'\(text)' is not a colour (RRGGBBAA or RRGGBB hex)"
         case .noSizeBefore: what = "extend without W:H needs a resize or crop:W:H before it"
+        case .noWatermark: what = "no watermark image is configured"
         }
         return "step \(stepIndex) '\(step)': \(what)"
     }
 
     /// The step names, for the description of ``Problem/unknownStep(_:)``.
-    static let stepNames = "resize, crop, rotate, flip, orient, round, circle, blur, sharpen, tint, gray, pad, extend, background, trim"
+    static let stepNames = "resize, crop, rotate, flip, orient, round, circle, blur, sharpen, tint, gray, pad, extend, background, trim, dpr, watermark"
 
     /// This error as the kernel's error (stage `transform`, code `invalid_argument`), for the CLI and
     /// the manager.
