@@ -4,7 +4,7 @@ import ImageKernel
 /// ``side`` pixels), in the spirit of libvips' `attention` smart crop.
 ///
 /// Each small pixel scores the sum of
-/// - **edges**: the magnitude of the Laplacian of luma (detail, text, outlines);
+/// - **edges**: the magnitude of the Laplacian of luma (detail, text, outlines), inside the border;
 /// - **saturation**: chroma (`max − min` of R, G, B) above 48 levels, so grey or muted
 ///   backgrounds score nothing;
 /// - **skin**: closeness of the pixel's normalised colour to a skin tone (weighted 2×, as faces
@@ -68,12 +68,13 @@ struct AttentionMap {
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         var colours = [SIMD4<Float>](repeating: .zero, count: width * height)
-        var luma = [Float](repeating: 0, count: width * height)
+        // Luma in thousandths of a level, in integers: a smooth ramp has a Laplacian of exactly 0.
+        var luma = [Int32](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
-                let p = pixel(x, y)
+                let p = pixel(x, y).rounded(.toNearestOrEven)
                 colours[y * width + x] = p
-                luma[y * width + x] = 0.299 * p.x + 0.587 * p.y + 0.114 * p.z
+                luma[y * width + x] = 299 * Int32(p.x) + 587 * Int32(p.y) + 114 * Int32(p.z)
             }
         }
         let skinTone = SIMD3<Float>(0.78, 0.57, 0.44)
@@ -84,15 +85,17 @@ struct AttentionMap {
                 let i = y * width + x
                 let p = colours[i]
                 let l = luma[i]
-                let left = luma[y * width + max(0, x - 1)], right = luma[y * width + min(width - 1, x + 1)]
-                let up = luma[max(0, y - 1) * width + x], down = luma[min(height - 1, y + 1) * width + x]
-                let edge = abs(4 * l - left - right - up - down) / 255
+                // The outermost pixels have no neighbours on one side: they score no edge.
+                var edge: Float = 0
+                if x > 0, y > 0, x < width - 1, y < height - 1 {
+                    edge = Float(abs(4 * l - luma[i - 1] - luma[i + 1] - luma[i - width] - luma[i + width])) / 255_000
+                }
                 let chroma = max(p.x, p.y, p.z) - min(p.x, p.y, p.z)
                 let saturation = max(0, chroma - 48) / 207
                 let rgb = SIMD3<Float>(p.x, p.y, p.z)
                 let length = (rgb * rgb).sum().squareRoot()
                 var skin: Float = 0
-                if length > 0, l > 40, l < 240 {
+                if length > 0, l > 40_000, l < 240_000 {
                     let d = rgb / length - skinTone
                     skin = max(0, 1 - 8 * (d * d).sum().squareRoot())
                 }

@@ -55,9 +55,11 @@ public enum CropPlacement: Sendable, Hashable {
         }
     }
 
-    /// The integer top-left corner of a `width`×`height` crop of `image` (rounded down, as
-    /// ``Gravity`` places crops).
-    func cropOrigin(width: Int, height: Int, in image: Image) throws(ImageKernelError) -> (x: Int, y: Int) {
+    /// The top-left corner of the `width`×`height` window (each side clamped to the image) that
+    /// a crop of `image` by this placement cuts out, in whole pixels (rounded down, as ``Gravity``
+    /// places crops). ``CropTransformer`` crops there; this says where without copying pixels.
+    public func cropOrigin(width: Int, height: Int, in image: Image) throws(ImageKernelError) -> (x: Int, y: Int) {
+        let width = min(max(1, width), image.width), height = min(max(1, height), image.height)
         let origin = try origin(
             width: Double(width), height: Double(height), imageWidth: image.width, imageHeight: image.height,
             attention: { () throws(ImageKernelError) in try AttentionMap(image) })
