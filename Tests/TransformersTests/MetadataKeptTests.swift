@@ -10,6 +10,7 @@ struct MetadataKeptTests {
     static let steps = [
         "orient", "resize:fit:16:16", "resize:fill:20:10", "crop:2:2:10:8", "flip:h", "rotate:90", "rotate:33:ff000080",
         "blur:1.5", "sharpen:1", "gray", "tint:00ff0040", "round:4", "circle",
+        "crop:12:12:smart", "pad:1:2:3:4", "extend:40:30", "background:ffffff", "trim", "resize:fit:8:8/dpr:2",
     ]
 
     @Test(arguments: steps)
