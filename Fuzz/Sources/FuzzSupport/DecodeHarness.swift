@@ -22,10 +22,30 @@ public enum DecodeHarness {
     /// Runs the whole, thumbnail and chunked decodes of `data` with `coder`.
     public static func run(_ coder: some ImageCoder, _ data: Data) {
         _ = coder.canDecode(data)
-        if let image = try? coder.decode(data, options: options()) { touch(image) }
+        if let image = try? coder.decode(data, options: options()) {
+            touch(image)
+            reencodeMetadata(coder, image)
+        }
         if let image = try? coder.decode(data, options: options(thumbnail: PixelSize(width: 37, height: 29))) { touch(image) }
         if let progressive = coder as? any ProgressiveImageCoder {
             feedInChunks(progressive, data)
+        }
+    }
+
+    /// Writes the metadata a decode found (hostile as the input made it) back under every policy,
+    /// on a small image, in the source's format, through the coder's own writer.
+    static func reencodeMetadata(_ coder: some ImageCoder, _ image: Image) {
+        guard !image.metadata.isEmpty, coder.canEncode(image.sourceFormat),
+              var small = try? Image(width: 8, height: 8, pixelFormat: .rgb8, pixels: [UInt8](repeating: 200, count: 192))
+        else { return }
+        small.metadata = image.metadata
+        small.orientation = image.orientation
+        for policy in MetadataPolicy.allCases {
+            if let data = try? coder.encode(small, as: image.sourceFormat, options: EncodeOptions(metadata: policy)),
+               let back = try? coder.decode(data, options: options())
+            {
+                touch(back)
+            }
         }
     }
 
