@@ -4,8 +4,9 @@ extension ImageFormat {
     /// Identifies the format of encoded bytes by their magic numbers, never by file name.
     ///
     /// Recognises PNG, JPEG, GIF, WebP, HEIC, HEIF, AVIF (ISO-BMFF `ftyp` brands), TIFF (both byte
-    /// orders, classic and BigTIFF), BMP, SVG (an `<svg` element near the start, after an optional XML prolog), PDF and
-    /// ICO (and CUR, reported as ``ico``). Returns ``unknown`` for anything else, including empty input.
+    /// orders, classic and BigTIFF), BMP, SVG (an `<svg` element near the start, after an optional XML prolog), PDF,
+    /// ICO (and CUR, reported as ``ico``) and JPEG XL (the bare codestream `FF 0A` and the ISO-BMFF
+    /// container's signature box). Returns ``unknown`` for anything else, including empty input.
     public static func sniff(_ data: Data) -> ImageFormat {
         data.withUnsafeBytes { sniff(UnsafeRawBufferPointer($0)) }
     }
@@ -33,6 +34,9 @@ extension ImageFormat {
         if starts(Array("%PDF-".utf8)) { return .pdf }
         // ICO (type 1) and CUR (type 2, the same container with hotspots) with at least one entry.
         if (starts([0x00, 0x00, 0x01, 0x00]) || starts([0x00, 0x00, 0x02, 0x00])) && b.count >= 6 && (b[4] != 0 || b[5] != 0) { return .ico }
+        // JPEG XL: a bare codestream, or the container's 12-byte `JXL ` signature box.
+        if starts([0xFF, 0x0A]) { return .jxl }
+        if starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if starts(Array("ftyp".utf8), at: 4) { return sniffISOBMFF(b) }
         if looksLikeSVG(b) { return .svg }
         return .unknown
