@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CoderGIF", targets: ["CoderGIF"]),
         .library(name: "CoderBMP", targets: ["CoderBMP"]),
         .library(name: "CoderTIFF", targets: ["CoderTIFF"]),
+        .library(name: "CoderJXL", targets: ["CoderJXL"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ColorLCMS", targets: ["ColorLCMS"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
@@ -80,6 +81,10 @@ let package = Package(
         // handlers and the strip/tile loops.
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .target(name: "CoderTIFF", dependencies: ["ImageKernel", "CTIFF"], swiftSettings: strict),
+        // libjxl reports errors by status; the shim holds the bounded memory manager and the
+        // image-out callbacks that reduce a frame to a thumbnail while libjxl renders it.
+        .target(name: "CJXL", linkerSettings: [.linkedLibrary("jxl"), .linkedLibrary("jxl_threads")]),
+        .target(name: "CoderJXL", dependencies: ["ImageKernel", "CJXL"], swiftSettings: strict),
         // lcms2 behind typed functions: per-object contexts whose log handler keeps the message, pixel-type macros.
         .target(name: "CLCMS", linkerSettings: [.linkedLibrary("lcms2")]),
         .target(name: "ColorLCMS", dependencies: ["ImageKernel", "CLCMS"], swiftSettings: strict),
@@ -163,6 +168,11 @@ let package = Package(
         .testTarget(
             name: "CoderTIFFTests",
             dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderTIFF", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderJXLTests",
+            dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderJXL", "CoderPNG", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(
