@@ -81,8 +81,7 @@ let package = Package(
         // handlers and the strip/tile loops.
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .target(name: "CoderTIFF", dependencies: ["ImageKernel", "CTIFF"], swiftSettings: strict),
-        // libjxl reports errors by status; the shim holds the bounded memory manager and the
-        // image-out callbacks that reduce a frame to a thumbnail while libjxl renders it.
+        // libjxl reports errors by status; the shim holds the bounded memory manager.
         .target(name: "CJXL", linkerSettings: [.linkedLibrary("jxl"), .linkedLibrary("jxl_threads")]),
         .target(name: "CoderJXL", dependencies: ["ImageKernel", "CJXL"], swiftSettings: strict),
         // lcms2 behind typed functions: per-object contexts whose log handler keeps the message, pixel-type macros.

@@ -31,10 +31,12 @@ import ImageKernel
 ///   before libjxl renders anything; libjxl's own allocations go through a memory manager with a
 ///   budget (64 MiB until the header is known, then 96 bytes a pixel plus 128 MiB): an
 ///   allocation past it makes libjxl fail, reported as `pixelLimitExceeded`.
-/// - Thumbnails (``DecodeOptions/thumbnailPixelSize``) and ``DecodeOptions/scaleDownLargeImages``
-///   reduce each frame while libjxl renders it: libjxl hands rows to a callback that sums them
-///   into the target's boxes (the kernel's area average, ``Image/areaDownscaled(to:)``, pixel for
-///   pixel), so the full-size frame buffer is never allocated.
+/// - Thumbnails (``DecodeOptions/thumbnailPixelSize``) are the kernel's area average
+///   (``Image/areaDownscaled(to:)``) of each full frame: libjxl 0.7 has no reduced decode (its
+///   DC-only progressive step still renders into a full-size buffer, and its image-out callbacks
+///   hold a full float frame: 178 MB against 71 MB for the buffer at 12 MP), so a thumbnail costs
+///   a full decode. Images over the pixel limit are refused even with
+///   ``DecodeOptions/scaleDownLargeImages``, for the same reason.
 ///
 /// Errors are ``ImageKernelError``s with plugin `"CoderJXL"`: `truncated` (the data ends early),
 /// `corruptData` (libjxl refused it), `pixelLimitExceeded`.

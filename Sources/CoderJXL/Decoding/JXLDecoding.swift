@@ -5,8 +5,8 @@ import ImageKernel
 /// Decodes a JPEG XL codestream or container with libjxl's decoder: the basic info is read and
 /// checked (``JXLPlan``) before libjxl allocates any frame; animations are counted first
 /// (``JXLFrameCount``) and checked against the frame budgets; then every displayed frame
-/// (coalesced: blended and disposed by libjxl) is rendered into its buffer, or reduced to the
-/// thumbnail while libjxl renders it (``cjxl_reducer``).
+/// (coalesced: blended and disposed by libjxl) is rendered into its buffer, then reduced to the
+/// thumbnail by the kernel's area average when one is asked for.
 enum JXLDecoding {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, threads: Int, coder: String) throws(ImageKernelError) -> Image {
         guard ImageFormat.sniff(bytes) == .jxl, let base = bytes.baseAddress else {
@@ -50,9 +50,12 @@ enum JXLDecoding {
                 guard let plan else { throw session.failure("frame before header", coder: coder) }
                 let pixels = try render(session, plan: plan, coder: coder)
                 var image = try Image(
-                    width: plan.target.width, height: plan.target.height, pixelFormat: plan.pixelFormat, pixels: pixels,
+                    width: plan.canvas.width, height: plan.canvas.height, pixelFormat: plan.pixelFormat, pixels: pixels,
                     orientation: plan.orientation, iccProfile: colour.icc, sourceFormat: .jxl, scale: options.scale, cicp: colour.cicp)
-                if plan.isReduced { image.decoderNotes[Image.MetadataKey.thumbnailSource] = "scaled-decode" }
+                if plan.isReduced {
+                    image = try image.areaDownscaled(to: plan.target)
+                    image.decoderNotes[Image.MetadataKey.thumbnailSource] = "downscaled"
+                }
                 frames.append(ImageFrame(image: image, duration: duration))
                 if !plan.isAnimated || options.firstFrameOnly { return try finish(frames, plan: plan) }
             case JXL_DEC_SUCCESS:
@@ -71,42 +74,22 @@ enum JXLDecoding {
         }
     }
 
-    /// Renders the current frame: into a full-size buffer, or through the reducer to the target
-    /// size. Runs libjxl until the frame is complete.
+    /// Renders the current frame into a full-size buffer (libjxl 0.7 has no reduced decode; its
+    /// image-out callbacks hold a full float frame, more than the buffer: 178 MB against 71 MB
+    /// for 12 MP), running libjxl until the frame is complete.
     private static func render(_ session: JXLSession, plan: JXLPlan, coder: String) throws(ImageKernelError) -> [UInt8] {
         let decoder = session.decoder
         var format = plan.jxlFormat
-        let count = plan.target.width * plan.target.height * plan.pixelFormat.bytesPerPixel
+        let count = plan.canvas.width * plan.canvas.height * plan.pixelFormat.bytesPerPixel
         var failure: ImageKernelError?
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = 0
-            // libjxl keeps the reducer's address until the frame is done: it must not move.
-            let reducer = UnsafeMutablePointer<cjxl_reducer>.allocate(capacity: 1)
-            reducer.initialize(to: cjxl_reducer())
-            defer {
-                cjxl_reducer_free(reducer)
-                reducer.deallocate()
-            }
-            if plan.isReduced {
-                let straightAlpha: Int32 = plan.pixelFormat.hasAlpha ? 1 : 0
-                guard
-                    cjxl_reducer_init(
-                        reducer, UInt32(plan.canvas.width), UInt32(plan.canvas.height), UInt32(plan.target.width),
-                        UInt32(plan.target.height), Int32(plan.pixelFormat.channelCount), Int32(plan.pixelFormat.bytesPerSample),
-                        straightAlpha) == 1,
-                    cjxl_reducer_attach(decoder, &format, reducer) == JXL_DEC_SUCCESS
-                else {
-                    failure = session.failure("thumbnail setup", coder: coder)
-                    return
-                }
-            } else {
-                var needed = 0
-                guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS, needed == count,
-                    JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, count) == JXL_DEC_SUCCESS
-                else {
-                    failure = session.failure("output buffer", coder: coder)
-                    return
-                }
+            var needed = 0
+            guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS, needed == count,
+                JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, count) == JXL_DEC_SUCCESS
+            else {
+                failure = session.failure("output buffer", coder: coder)
+                return
             }
             let status = JxlDecoderProcessInput(decoder)
             guard status == JXL_DEC_FULL_IMAGE else {
@@ -115,12 +98,6 @@ enum JXLDecoding {
                     ? ImageKernelError(stage: .decode, plugin: coder, code: .truncated, message: "JPEG XL: the data ends inside a frame")
                     : session.failure("frame", coder: coder)
                 return
-            }
-            if plan.isReduced {
-                guard let base = buffer.baseAddress, cjxl_reducer_finish(reducer, base) == 1 else {
-                    failure = ImageKernelError(stage: .decode, plugin: coder, code: .internalError, message: "JPEG XL: thumbnail reduction failed")
-                    return
-                }
             }
             initialized = count
         }

@@ -2,7 +2,7 @@ import CJXL
 import ImageKernel
 
 /// What a decode delivers, chosen from the basic info before libjxl renders anything: the pixel
-/// format, the size (full, a thumbnail, or scaled under the pixel limit) and the frame budget.
+/// format, the size (full or a thumbnail) and the animation's timing.
 struct JXLPlan {
     let canvas: PixelSize
     let target: PixelSize
@@ -22,8 +22,7 @@ struct JXLPlan {
 
     var isReduced: Bool { target != canvas }
 
-    /// The plan for `info`, or the error refusing it: over the pixel limit (unless
-    /// ``DecodeOptions/scaleDownLargeImages`` may scale it under the limit), or 0-sized.
+    /// The plan for `info`, or the error refusing it: over the pixel limit, or 0-sized.
     init(_ info: JxlBasicInfo, options: DecodeOptions, coder: String) throws(ImageKernelError) {
         let canvas = PixelSize(width: Int(info.xsize), height: Int(info.ysize))
         self.canvas = canvas
@@ -31,22 +30,14 @@ struct JXLPlan {
             throw ImageKernelError(stage: .decode, plugin: coder, code: .corruptData, message: "JPEG XL image is \(canvas)")
         }
         let pixels = canvas.width * canvas.height
-        var size = options.thumbnailPixelSize.map { PixelSize.thumbnail(of: canvas, fitting: $0) } ?? canvas
-        if pixels > options.pixelLimit {
-            guard options.scaleDownLargeImages else {
-                throw ImageKernelError(
-                    stage: .decode, plugin: coder, code: .pixelLimitExceeded,
-                    message: "the header declares \(canvas) = \(pixels) pixels, over the limit of \(options.pixelLimit)")
-            }
-            try options.checkScaleDownSource(width: canvas.width, height: canvas.height, plugin: coder)
-            if size.width * size.height > options.pixelLimit {
-                let scale = (Double(options.pixelLimit) / Double(pixels)).squareRoot()
-                size = PixelSize(
-                    width: max(1, min(canvas.width, Int(Double(canvas.width) * scale))),
-                    height: max(1, min(canvas.height, Int(Double(canvas.height) * scale))))
-            }
+        // libjxl 0.7 renders every frame at full size: an image over the limit is refused, even
+        // with scaleDownLargeImages (nothing could be saved by scaling it down).
+        guard pixels <= options.pixelLimit else {
+            throw ImageKernelError(
+                stage: .decode, plugin: coder, code: .pixelLimitExceeded,
+                message: "the header declares \(canvas) = \(pixels) pixels, over the limit of \(options.pixelLimit)")
         }
-        target = size
+        target = options.thumbnailPixelSize.map { PixelSize.thumbnail(of: canvas, fitting: $0) } ?? canvas
         let deep = info.bits_per_sample > 8 || info.exponent_bits_per_sample > 0
         let layout: PixelFormat.Layout =
             switch (info.num_color_channels == 1, info.alpha_bits > 0) {
