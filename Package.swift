@@ -111,7 +111,7 @@ let package = Package(
             name: "imagekernel",
             dependencies: [
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CoderBMP", "CacheDisk",
-                "CacheRedis", "Transformers", "CoderTIFF", "ColorLCMS",
+                "CacheRedis", "Transformers", "CoderTIFF", "CoderJXL", "ColorLCMS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -31,6 +31,8 @@ groups=(
   "--filter CoderBMPTests"
   "--filter CoderTIFFTests --skip TIFFPeakMemoryTests"
   "--filter TIFFPeakMemoryTests"
+  "--filter CoderJXLTests --skip JXLPeakMemoryTests"
+  "--filter JXLPeakMemoryTests"
   "--filter ColorLCMSTests"
   "--filter CacheDiskTests"
   "--filter TransformersTests"

@@ -6,6 +6,7 @@ import CoderBMP
 import CoderHEIF
 import CoderGIF
 import CoderTIFF
+import CoderJXL
 import CoderJPEG
 import CoderPNG
 import CoderWebP
@@ -16,7 +17,7 @@ import LoaderHTTP
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder(), BMPCoder(pngCoder: PNGCoder()), TIFFCoder()])
+        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder(), BMPCoder(pngCoder: PNGCoder()), TIFFCoder(), JXLCoder()])
     }
 
     /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at
