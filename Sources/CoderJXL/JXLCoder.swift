@@ -46,7 +46,9 @@ import ImageKernel
 /// `grayAlpha8`, `rgb8`, `rgba8` and their 16-bit forms at their own depth.
 /// ``EncodeOptions/lossless`` writes modular lossless (decodes to the same samples); otherwise
 /// VarDCT at the distance cjxl gives the quality (``EncodeOptions/quality`` 0.9 → distance 1).
-/// Effort is ``effort``, else ``EncodeOptions/compressionLevel`` clamped to 1…9. The ICC profile
+/// Effort is ``effort``, else ``EncodeOptions/compressionLevel`` clamped to 1…9.
+/// ``EncodeOptions/progressive`` writes the DC progressively and AC in passes, so a streaming
+/// decode (``makeProgressiveDecoder(options:)``) shows a whole image early. The ICC profile
 /// is embedded; without one, the code points are written when libjxl can name them, else sRGB.
 ///
 /// ## Threads
@@ -56,7 +58,7 @@ import ImageKernel
 /// (tens of microseconds).
 ///
 /// A `JXLCoder` holds no mutable state; one value may be used from any number of threads at once.
-public struct JXLCoder: ImageCoder {
+public struct JXLCoder: ProgressiveImageCoder {
     /// `"CoderJXL"`, the plugin name in errors and logs.
     public let name = "CoderJXL"
     /// Worker threads libjxl uses for one decode or encode (0: the calling thread only).
@@ -88,6 +90,25 @@ public struct JXLCoder: ImageCoder {
         let (coder, threads) = (name, threads)
         let result = data.withUnsafeBytes { bytes in
             Result { () throws(ImageKernelError) -> Image in try JXLDecoding.decode(bytes, options: options, threads: threads, coder: coder) }
+        }
+        return try result.get()
+    }
+
+    /// An incremental decoder fed with libjxl's streaming input: previews of a still image at each
+    /// progression step libjxl reports (the DC image, then passes) and, after 64 KiB more input
+    /// without one, what libjxl renders of the groups decoded so far; the final image once its
+    /// last frame is complete. Animations come whole at the end.
+    public func makeProgressiveDecoder(options: DecodeOptions) -> any ProgressiveImageDecoder {
+        JXLProgressiveDecoder(options: options, threads: threads, coder: name)
+    }
+
+    /// The original JPEG of a file made by lossless JPEG transcoding (`cjxl photo.jpg`, which
+    /// stores the JPEG's coefficients and a `jbrd` reconstruction box), rebuilt by libjxl byte
+    /// for byte; nil for a JPEG XL that holds no JPEG.
+    public func reconstructedJPEG(from data: Data) throws(ImageKernelError) -> Data? {
+        let (coder, threads) = (name, threads)
+        let result = data.withUnsafeBytes { bytes in
+            Result { () throws(ImageKernelError) -> Data? in try JXLJPEGReconstruction.jpeg(bytes, threads: threads, coder: coder) }
         }
         return try result.get()
     }

@@ -46,6 +46,11 @@ enum JXLEncoding {
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else { throw fail("no frame settings") }
         let level = Int64(min(9, max(1, effort ?? options.compressionLevel)))
         _ = JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, level)
+        if options.progressive {
+            // The DC first (a 1:8 image), then AC in passes: what a streaming decode previews.
+            _ = JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_PROGRESSIVE_DC, 1)
+            _ = JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_PROGRESSIVE_AC, 1)
+        }
         if options.lossless {
             guard JxlEncoderSetFrameLossless(settings, 1) == JXL_ENC_SUCCESS else { throw fail("lossless refused") }
         } else {
