@@ -76,6 +76,15 @@ let package = Package(
                 .product(name: "CoderTIFF", package: "ImageKernel"),
             ]
         ),
+        .target(name: "CBenchJXL", linkerSettings: [.linkedLibrary("jxl"), .linkedLibrary("jxl_threads")]),
+        .executableTarget(
+            name: "bench-jxl",
+            dependencies: [
+                "BenchSupport", "CBenchJXL",
+                .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderJXL", package: "ImageKernel"),
+            ]
+        ),
         .executableTarget(
             name: "bench-bmp",
             dependencies: [
