@@ -28,9 +28,11 @@ import ImageKernel
 ///   BT.2020 PQ/HLG, linear…); otherwise ``Image/iccProfile`` holds the profile libjxl gives for
 ///   the pixels (the file's own ICC for images stored in their original space).
 /// - Limits: width × height from the header is checked against ``DecodeOptions/pixelLimit``
-///   before libjxl renders anything; libjxl's own allocations go through a memory manager with a
-///   budget (64 MiB until the header is known, then 96 bytes a pixel plus 128 MiB): an
-///   allocation past it makes libjxl fail, reported as `pixelLimitExceeded`.
+///   before libjxl renders anything (its image planes, allocated outside any memory manager in
+///   0.7, are bounded by that); what libjxl allocates through its memory manager (decoder state,
+///   boxes, ICC, JPEG reconstruction) is under a budget (64 MiB until the header is known, then
+///   96 bytes a pixel plus 128 MiB): an allocation past it makes libjxl fail, reported as
+///   `pixelLimitExceeded`.
 /// - Thumbnails (``DecodeOptions/thumbnailPixelSize``) are the kernel's area average
 ///   (``Image/areaDownscaled(to:)``) of each full frame: libjxl 0.7 has no reduced decode (its
 ///   DC-only progressive step still renders into a full-size buffer, and its image-out callbacks

@@ -3,7 +3,8 @@
 
 // CoderJXL's view of libjxl 0.7. libjxl reports errors by status (no longjmp), so Swift drives
 // the decoder and encoder itself; the C here is what Swift cannot do well: a memory manager that
-// bounds what libjxl may hold at once, charged from libjxl's worker threads.
+// bounds what libjxl allocates through it (0.7 routes its decoder state, boxes, ICC and JPEG
+// reconstruction through the manager, not its image planes), charged from its worker threads.
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,11 +4,14 @@ import ImageKernel
 
 /// One libjxl decoder with its memory budget and its thread pool, destroyed together.
 ///
-/// libjxl allocates through ``cjxl_memory_manager``: at most ``headerBudget`` bytes until the
-/// basic info is known, then ``frameBudget(canvas:)``; an allocation over the budget fails inside
-/// libjxl, which reports an error (never a crash), and the failure is reported as
-/// `pixelLimitExceeded`. Worker threads come from `JxlThreadParallelRunner` with a fixed
-/// count (see ``JXLCoder/threads``), created and joined by each decode: no pool outlives a call.
+/// libjxl 0.7 allocates its decoder state, boxes, ICC and JPEG-reconstruction data through
+/// ``cjxl_memory_manager``: at most ``headerBudget`` bytes until the basic info is known, then
+/// ``frameBudget(canvas:)``; an allocation over the budget fails inside libjxl, which reports an
+/// error (never a crash), reported as `pixelLimitExceeded`. Its image planes are allocated
+/// outside the manager (0.7's cache-aligned allocator): those are bounded by the pixel limit,
+/// checked from the header before any frame is rendered. Worker threads come from
+/// `JxlThreadParallelRunner` with a fixed count (see ``JXLCoder/threads``), created and joined by
+/// each decode: no pool outlives a call.
 final class JXLSession {
     /// What libjxl may hold before the header is read: the header, an ICC profile, a TOC.
     static let headerBudget = 64 << 20
