@@ -74,7 +74,7 @@ void crsvg_intrinsic_size(crsvg_document *document, crsvg_intrinsic *out) {
 
 int crsvg_render(
     crsvg_document *document, uint8_t *rgba, int width, int height, double viewport_width, double viewport_height,
-    crsvg_error *error) {
+    double scale_x, double scale_y, crsvg_error *error) {
     int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, width);
     if (stride != width * 4) {
         crsvg_set_error(error, "cairo cannot use a tight ARGB32 buffer of this width", NULL);
@@ -89,7 +89,7 @@ int crsvg_render(
     cairo_t *cr = cairo_create(surface);
     // The document is laid out at its own size and the scale brings it to the buffer's: a
     // document without a viewBox scales too (a viewport of the buffer's size would crop it).
-    cairo_scale(cr, (double)width / viewport_width, (double)height / viewport_height);
+    cairo_scale(cr, scale_x, scale_y);
     RsvgRectangle viewport = {0, 0, viewport_width, viewport_height};
     GError *cause = NULL;
     gboolean rendered = rsvg_handle_render_document(document->handle, cr, &viewport, &cause);

@@ -25,6 +25,10 @@ struct SizeTests {
         #expect(neither.width == Int(SVGCoder.defaultSize) && neither.height == Int(SVGCoder.defaultSize))
         let fractional = try coder.decode(Self.svg("width='10.2' height='9.5'"), options: DecodeOptions())
         #expect(fractional.width == 11 && fractional.height == 10, "rounded up")
+        // The document keeps its size in the rounded-up canvas, as rsvg-convert draws it: a
+        // 10.5 px square covers half of the last column.
+        let half = try coder.decode(Self.svg("width='10.5' height='10.5' viewBox='0 0 10 10'"), options: DecodeOptions())
+        #expect(half.width == 11 && pixel(half, 9, 5) == [0, 0, 255, 255] && pixel(half, 10, 5) == [0, 0, 255, 128])
     }
 
     /// A zero side is an error; a negative one is invalid and librsvg ignores it (100%, so the

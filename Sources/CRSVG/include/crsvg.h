@@ -43,14 +43,16 @@ typedef struct {
 void crsvg_intrinsic_size(crsvg_document *document, crsvg_intrinsic *out);
 
 /// Renders the document into `rgba` (`width`×`height` pixels, `width`×4 bytes per row, zeroed by
-/// the caller): the document's viewport (`viewport_width`×`viewport_height` user pixels, its
-/// intrinsic size) is scaled to fill the buffer, so a thumbnail is drawn at its own size, and the
-/// root's viewBox and preserveAspectRatio are honoured inside it. The pixels are RGBA8 with
-/// straight alpha (cairo's premultiplied ARGB32 un-premultiplied as cairo's own PNG writer does).
-/// Returns 0 on success, else -1 with the message in `error`.
+/// the caller): the document's viewport (`viewport_width`×`viewport_height` pixels, its intrinsic
+/// size) is drawn scaled by `scale_x`, `scale_y` (1 at the intrinsic size, as rsvg-convert draws
+/// a fractional size into the rounded-up surface; the canvas over the intrinsic size for a
+/// thumbnail, so it is drawn at its own size), with the root's viewBox and preserveAspectRatio
+/// honoured inside it. The pixels are RGBA8 with straight alpha (cairo's premultiplied ARGB32
+/// un-premultiplied as cairo's own PNG writer does). Returns 0 on success, else -1 with the
+/// message in `error`.
 int crsvg_render(
     crsvg_document *document, uint8_t *rgba, int width, int height, double viewport_width, double viewport_height,
-    crsvg_error *error);
+    double scale_x, double scale_y, crsvg_error *error);
 
 /// Converts cairo's premultiplied ARGB32 (native-endian 32-bit words) in place to RGBA8 with
 /// straight alpha: c' = (c × 255 + a / 2) / a, as cairo's PNG writer (and so rsvg-convert) does.

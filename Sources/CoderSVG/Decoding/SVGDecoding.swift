@@ -39,11 +39,14 @@ enum SVGDecoding {
         }
 
         var pixels = [UInt8](repeating: 0, count: size.canvas.width * size.canvas.height * 4)
-        let (viewportWidth, viewportHeight) =
-            size.isScaled ? (size.intrinsicWidth, size.intrinsicHeight) : (Double(size.canvas.width), Double(size.canvas.height))
+        // At the intrinsic size a fractional document keeps its size in the rounded-up canvas
+        // (as rsvg-convert draws it); a scaled canvas takes the whole document.
+        let (scaleX, scaleY) =
+            size.isScaled ? (Double(size.canvas.width) / size.intrinsicWidth, Double(size.canvas.height) / size.intrinsicHeight) : (1, 1)
         let status = pixels.withUnsafeMutableBufferPointer { buffer in
             crsvg_render(
-                document, buffer.baseAddress, Int32(size.canvas.width), Int32(size.canvas.height), viewportWidth, viewportHeight, &error)
+                document, buffer.baseAddress, Int32(size.canvas.width), Int32(size.canvas.height), size.intrinsicWidth, size.intrinsicHeight,
+                scaleX, scaleY, &error)
         }
         guard status == 0 else { throw SVGFailure.librsvg(error, what: "render", coder: coder) }
         var notes: [String: String] = [:]
