@@ -22,6 +22,10 @@ let package = Package(
             dependencies: ["BenchSupport", .product(name: "ColorLCMS", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel")]
         ),
         .executableTarget(
+            name: "bench-smartcrop",
+            dependencies: ["BenchSupport", .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel")]
+        ),
+        .executableTarget(
             name: "bench-resize",
             dependencies: ["BenchSupport", .product(name: "Transformers", package: "ImageKernel")]
         ),
@@ -66,6 +70,13 @@ let package = Package(
                 .product(name: "ImageKernel", package: "ImageKernel"),
                 .product(name: "CoderGIF", package: "ImageKernel"),
             ]
+        ),
+        // librsvg and cairo called directly (bench-svg's baseline); pkg-config's flags through the system library.
+        .systemLibrary(name: "CBenchLibRSVG", pkgConfig: "librsvg-2.0"),
+        .target(name: "CBenchSVG", dependencies: ["CBenchLibRSVG"]),
+        .executableTarget(
+            name: "bench-svg",
+            dependencies: ["BenchSupport", "CBenchSVG", .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "CoderSVG", package: "ImageKernel")]
         ),
         .target(name: "CBenchTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .executableTarget(

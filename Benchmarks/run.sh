@@ -16,12 +16,16 @@
 #   bench-tiff      CoderTIFF 12 MP RGB decode/encode (deflate, LZW) vs libtiff called from C
 #   bench-jxl       CoderJXL 12 MP RGB decode/encode (lossy, lossless) vs libjxl called from C; 256 px thumbnail
 #                   of 24 MP vs Pillow + pillow-jxl-plugin in process (Scripts/pillow_jxl_thumbnail.py)
+#   bench-svg       CoderSVG 256 px renders of two documents vs librsvg called from C (CBenchSVG) and vs
+#                   libvips 8.18's thumbnail of the same SVG in process (Scripts/vips_thumbnail.py)
 #   bench-color     ColorLCMS: a 12 MP Adobe RGB image to sRGB vs libvips 8.18's icc_transform in process
 #                   (Scripts/vips_icc.py); the first call (transform build) and a 400x300 source
 #   bench-disk      CacheDisk store/read vs raw files
 #   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
 #   bench-resize    Transformers resize, blur and fill+round vs Pillow-SIMD and pyvips 8.18 in process
 #                   (Scripts/peers_resize.py), ours with every core and with one thread
+#   bench-smartcrop crop:W:H:smart vs libvips 8.18 smartcrop (attention) in process (Scripts/vips_smartcrop.py)
+#                   on 24 scenes with a known subject off-centre: mean fraction of the subject kept, time
 #   bench-heif      CoderHEIF decode/encode vs libheif called from C, stored-thumbnail decode vs full
 #   bench-http      LoaderHTTP vs `curl --parallel` against nginx on 127.0.0.1
 #   bench-coalesce  N = 1..1000 concurrent ImageManager loads of one 24 MP JPEG from nginx:

@@ -34,6 +34,7 @@ let package = Package(
         fuzzTarget("fuzz-bmp", ["CoderBMP"]),
         fuzzTarget("fuzz-tiff", ["CoderTIFF"]),
         fuzzTarget("fuzz-jxl", ["CoderJXL"]),
+        fuzzTarget("fuzz-svg", ["CoderSVG"]),
         fuzzTarget("fuzz-sniff", []),
         fuzzTarget("fuzz-disk-entry", ["CacheDisk"]),
         fuzzTarget("fuzz-http-response", ["LoaderHTTP"]),

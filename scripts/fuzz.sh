@@ -39,6 +39,7 @@ seed_files() {
     fuzz-bmp) find "$testdata" -type f \( -name '*.bmp' -o -name '*.ico' -o -name '*.cur' \) -size -256k ;;
     fuzz-tiff) find "$testdata" -type f \( -name '*.tif' -o -name '*.tiff' \) -size -256k ;;
     fuzz-jxl) find "$testdata" -type f -name '*.jxl' -size -256k ;;
+    fuzz-svg) find "$testdata" -type f -name '*.svg' -size -256k ;;
     fuzz-sniff) find "$testdata" -type f -size -16k | sort | sed -n 1,200p ;;
     fuzz-icc) find "$testdata" -type f \( -name '*.icc' -o -name '*.icm' \) -size -256k; find /usr/share/color/icc -type f -name '*.icc' -size -256k 2>/dev/null ;;
     *) ;;
@@ -76,6 +77,8 @@ PY
       printf 'orient/resize:fill:300:200/round:12' > "$dir/chain"
       printf 'resize:fit:64:48:lanczos3/blur:2/sharpen:1/gray' > "$dir/effects"
       printf 'crop:10:10:4:4/rotate:33:ff000080/flip:h/tint:00ff0040/circle' > "$dir/geometry"
+      printf 'trim:10/crop:6:6:smart/resize:fill:5:5:fp:0.3:0.7/pad:1:2:3:4:ff0000/dpr:1.5' > "$dir/placement"
+      printf 'resize:fit:8:8/extend:sowe/background:ffffff/watermark:0.5:re:0.3' > "$dir/canvas"
       ;;
     fuzz-proxy-path)
       printf '/unsafe/orient/resize:fill:300:200/q:80/plain/http%%3A%%2F%%2F127.0.0.1%%3A8080%%2Fa.jpg@webp' > "$dir/plain"
@@ -89,13 +92,13 @@ dictionary() {
   case $1 in
     fuzz-png) echo png ;; fuzz-jpeg) echo jpeg ;; fuzz-heif) echo heif ;; fuzz-webp) echo webp ;;
     fuzz-gif) echo gif ;; fuzz-bmp) echo bmp ;; fuzz-http-response) echo http ;; fuzz-disk-entry) echo disk-entry ;;
-    fuzz-tiff) echo tiff ;; fuzz-jxl) echo jxl ;;
+    fuzz-tiff) echo tiff ;; fuzz-jxl) echo jxl ;; fuzz-svg) echo svg ;;
     fuzz-transform-spec) echo transform-spec ;; fuzz-proxy-path) echo proxy-path ;; fuzz-icc) echo icc ;; *) echo "" ;;
   esac
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-bmp fuzz-tiff fuzz-jxl fuzz-sniff fuzz-disk-entry fuzz-http-response
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-bmp fuzz-tiff fuzz-jxl fuzz-svg fuzz-sniff fuzz-disk-entry fuzz-http-response
   fuzz-transform-spec fuzz-proxy-path fuzz-icc)
 status=0
 results=()

@@ -33,6 +33,7 @@ groups=(
   "--filter TIFFPeakMemoryTests"
   "--filter CoderJXLTests --skip JXLPeakMemoryTests"
   "--filter JXLPeakMemoryTests"
+  "--filter CoderSVGTests"
   "--filter ColorLCMSTests"
   "--filter CacheDiskTests"
   "--filter TransformersTests"

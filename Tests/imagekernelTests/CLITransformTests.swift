@@ -16,6 +16,23 @@ struct CLITransformTests {
         #expect(Array(info[1...5]) == ["png", "40", "30", "rgba8", "1"])
     }
 
+    /// An SVG is drawn at the resize's box: a 100000x100000 document (refused at its own size,
+    /// over the pixel limit) converts to a 300 px PNG; `info` renders it at its own size.
+    @Test func convertRendersAnSVGAtTheResizesBox() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-svg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let huge = TestData.url("broken/svg/huge-canvas.svg").path
+        let png = dir.appendingPathComponent("out.png").path
+        let output = try CLI.run(["convert", "--transform", "resize:fit:300:300", huge, png])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.lines.dropFirst().first.map { Array($0[2...4]) } == ["png", "300", "300"])
+        let refused = try CLI.run(["info", huge])
+        #expect(refused.lines.dropFirst().first?[1] == "error" && refused.lines.dropFirst().first?[2] == "pixel_limit_exceeded")
+        let info = try #require(try CLI.run(["info", TestData.url("svg/resvg/shapes/rect/simple-case.svg").path]).lines.dropFirst().first)
+        #expect(Array(info[1...4]) == ["svg", "200", "200", "rgba8"])
+    }
+
     @Test func fetchAppliesATransformAndReportsTheTransformedSize() throws {
         let source = TestData.url("exif-orientation/recurser/Landscape_6.jpg").path
         let output = try CLI.run(["fetch", "--transform", "orient/resize:fit:90:90", source])
@@ -31,6 +48,33 @@ struct CLITransformTests {
             #expect(output.status != 0)
             #expect(output.stderr.contains("step 2"), "\(output.stderr)")
         }
+    }
+
+    @Test func convertCompositesTheWatermarkFileAndFlattensOnTheBackground() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-watermark-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = TestData.url("exif-orientation/recurser/Landscape_6.jpg").path
+        let mark = TestData.url("exif-orientation/pillow/hopper_orientation_6.jpg").path
+        let plain = dir.appendingPathComponent("plain.png").path, marked = dir.appendingPathComponent("marked.png").path
+        let spec = "orient/resize:fit:90:90/pad:0:0:10:0/background:ff0000"
+        #expect(try CLI.run(["convert", "--transform", spec, source, plain]).status == 0)
+        let output = try CLI.run(["convert", "--transform", spec + "/watermark:1:re:0.5", "--watermark", mark, source, marked])
+        #expect(output.status == 0, "\(output.stderr)")
+        let plainInfo = try #require(try CLI.run(["info", plain]).lines.dropFirst().first)
+        let markedInfo = try #require(try CLI.run(["info", marked]).lines.dropFirst().first)
+        // 90x60 padded to 90x70 and flattened: RGB; the tiled watermark changes the pixels.
+        #expect(Array(plainInfo[1...4]) == ["png", "90", "70", "rgb8"])
+        #expect(Array(markedInfo[1...4]) == ["png", "90", "70", "rgb8"])
+        #expect(plainInfo[6] != markedInfo[6])
+    }
+
+    @Test func aWatermarkStepWithoutWatermarkIsAUsageError() throws {
+        let output = try CLI.run(["convert", "x.png", "y.png", "--transform", "watermark:0.5"])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("no watermark image is configured"), "\(output.stderr)")
+        let missing = try CLI.run(["convert", TestData.url("exif-orientation/recurser/Landscape_6.jpg").path, "/tmp/ik-never.png", "--transform", "watermark:0.5", "--watermark", "/nonexistent/mark.png"])
+        #expect(missing.status != 0 && missing.stderr.contains("--watermark"), "\(missing.stderr)")
     }
 
     @Test func benchResizePrintsMedianMinMax() throws {

@@ -7,7 +7,8 @@ import ImageKernel
 /// - `/{signature}/{spec}/{base64url source URL}[.{format}]`
 ///
 /// `spec` is zero or more transform steps (`orient/resize:fill:300:200/round:12`) mixed with the
-/// options `q:Q` (quality 1–100) and `f:FORMAT` (`jpeg`, `png`, `webp`, `avif`, `heic`, `gif`).
+/// options `q:Q` (quality 1–100) and `f:FORMAT` (`jpeg`, `png`, `webp`, `avif`, `heic`, `gif`, `jxl`,
+/// `tiff`, `bmp`, `ico`).
 /// Parsing checks the shape only; the signature, the origin and the spec's steps are checked by
 /// the service.
 public struct ProxyRequest: Sendable, Equatable {
@@ -100,8 +101,10 @@ public struct ProxyRequest: Sendable, Equatable {
     /// The format a name or extension names, for output.
     /// - Throws: ``ProxyError`` 415 for a name no format has.
     public static func outputFormat(named name: String) throws(ProxyError) -> ImageFormat {
-        guard let format = ImageFormat(fileExtension: name) else {
-            throw .unsupportedFormat("\(name.prefix(32)) is not an output format (jpeg, png, webp, avif, heic, gif)")
+        let lower = name.lowercased()
+        guard let format = lower == "jxl" ? OutputChoice.jxl : ImageFormat(fileExtension: lower) else {
+            let names = OutputChoice.outputFormats.map(\.rawValue).joined(separator: ", ")
+            throw .unsupportedFormat("\(name.prefix(32)) is not an output format (\(names))")
         }
         return format
     }
