@@ -101,8 +101,7 @@ public struct ProxyRequest: Sendable, Equatable {
     /// The format a name or extension names, for output.
     /// - Throws: ``ProxyError`` 415 for a name no format has.
     public static func outputFormat(named name: String) throws(ProxyError) -> ImageFormat {
-        let lower = name.lowercased()
-        guard let format = lower == "jxl" ? OutputChoice.jxl : ImageFormat(fileExtension: lower) else {
+        guard let format = ImageFormat(fileExtension: name) else {
             let names = OutputChoice.outputFormats.map(\.rawValue).joined(separator: ", ")
             throw .unsupportedFormat("\(name.prefix(32)) is not an output format (\(names))")
         }
