@@ -121,39 +121,4 @@ extension ImageProxyService {
         guard let outcome else { throw .timeout("the source took longer than \(limit): \(what.prefix(200))") }
         return try outcome.get()
     }
-
-    /// A result's name in the results cache: the digest of its key. The key has no file
-    /// extension to keep, so a lookup that misses costs one `open`, not one per candidate name.
-    static func diskKey(forResult key: String) -> String { Digest.hex(of: key) }
-
-    /// The encoded result kept on disk under `key`, if any.
-    func storedResult(key: String) async -> Rendered? {
-        guard let resultDisk, let hit = try? await resultDisk.query(key: Self.diskKey(forResult: key), type: .disk), let data = hit.entry.data,
-              let etag = hit.entry.validators?.etag
-        else { return nil }
-        return Rendered(data: data, format: ImageFormat.sniff(data), etag: etag)
-    }
-
-    /// Keeps `rendered` on disk (a failing disk is logged, never an error for the request).
-    func store(_ rendered: Rendered, key: String) async {
-        storeNow(rendered, key: key)
-    }
-
-    /// ``store(_:key:)`` on the calling thread (the disk cache's writes are synchronous).
-    func storeNow(_ rendered: Rendered, key: String) {
-        guard let resultDisk else { return }
-        do {
-            try resultDisk.storeData(rendered.data, validators: CacheValidators(etag: rendered.etag), forKey: Self.diskKey(forResult: key))
-        } catch {
-            logger.warning("result not kept on disk", metadata: ["error": "\(error)"])
-        }
-    }
-
-    /// Lets results still being written reach the disk, and the disk caches finish their
-    /// maintenance (for a clean exit; at most 5 s for the results).
-    public func waitUntilIdle() async {
-        for _ in 0..<500 where pendingStores.withLock({ $0 }) > 0 { try? await Task.sleep(for: .milliseconds(10)) }
-        resultDisk?.waitUntilIdle()
-        originalDisk?.waitUntilIdle()
-    }
 }
