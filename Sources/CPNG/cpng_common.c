@@ -122,6 +122,11 @@ int cpng_color(png_structp png, png_infop info, cpng_color_info *color) {
     color->has_srgb = png_get_sRGB(png, info, &intent) == PNG_INFO_sRGB;
     png_fixed_point gamma = 0;
     if (png_get_gAMA_fixed(png, info, &gamma) == PNG_INFO_gAMA) color->gamma = (int32_t)gamma;
+    png_fixed_point c[8] = {0};
+    if (png_get_cHRM_fixed(png, info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) == PNG_INFO_cHRM) {
+        for (int i = 0; i < 8; i++) color->chrm[i] = (int32_t)c[i];
+        color->has_chrm = 1;
+    }
     return 1;
 }
 

@@ -80,7 +80,11 @@ typedef struct {
     uint8_t cicp[4];
     int32_t has_cicp;
     int32_t has_srgb;
+    /* gAMA × 100000 (45455 for 1/2.2), 0 when absent. */
     int32_t gamma;
+    int32_t has_chrm;
+    /* cHRM × 100000: white x, y, red x, y, green x, y, blue x, y. */
+    int32_t chrm[8];
 } cpng_color_info;
 int cpng_decoder_color(const cpng_decoder *decoder, cpng_color_info *color);
 void cpng_decoder_destroy(cpng_decoder *decoder);

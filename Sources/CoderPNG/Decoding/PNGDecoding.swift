@@ -55,24 +55,55 @@ enum PNGDecoding {
             rowBytes = size.width * format.bytesPerPixel
         }
 
+        let color = colour(cpng_decoder_color, cpng_decoder_icc_profile, decoder)
         return try Image(
             width: size.width, height: size.height, pixelFormat: format, bytesPerRow: rowBytes, pixels: pixels,
-            orientation: orientation(cpng_decoder_exif, decoder), iccProfile: copiedBytes(cpng_decoder_icc_profile, decoder),
-            sourceFormat: .png, scale: options.scale, cicp: cicp(cpng_decoder_color, decoder))
+            orientation: orientation(cpng_decoder_exif, decoder), iccProfile: color.profile,
+            sourceFormat: .png, scale: options.scale, cicp: color.cicp)
     }
 
-    /// The colour description besides iCCP: cICP's code points; else a gAMA that H.273 names
-    /// (1.0: linear light, transfer 8; 2.8: transfer 5) with BT.709 primaries. An `sRGB` chunk,
-    /// gAMA 1/2.2 (read as sRGB, as browsers do) or no colour chunk at all mean sRGB: nil. cHRM
-    /// is not read (primaries other than BT.709 with a bare gAMA are rare and not converted).
-    static func cicp(_ accessor: (OpaquePointer?, UnsafeMutablePointer<cpng_color_info>?) -> Int32, _ decoder: OpaquePointer) -> CICP? {
-        var color = cpng_color_info()
-        guard accessor(decoder, &color) != 0 else { return nil }
+    /// What a PNG says about its colours: its iCCP profile; else cICP's code points; else, without
+    /// an `sRGB` chunk, what `cHRM` and `gAMA` describe, as a profile built from them
+    /// (``ICCMatrixShaperProfile``) when they differ from sRGB's.
+    static func colour(
+        _ colorAccessor: (OpaquePointer?, UnsafeMutablePointer<cpng_color_info>?) -> Int32,
+        _ profileAccessor: (OpaquePointer?, UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>?, _ decoder: OpaquePointer
+    ) -> (profile: [UInt8]?, cicp: CICP?) {
+        let embedded = copiedBytes(profileAccessor, decoder)
+        var info = cpng_color_info()
+        guard colorAccessor(decoder, &info) != 0 else { return (embedded, nil) }
+        let codePoints = cicp(info)
+        if embedded != nil || codePoints != nil || info.has_srgb != 0 { return (embedded, codePoints) }
+        return (chunkProfile(info), nil)
+    }
+
+    /// The profile `cHRM` and `gAMA` describe, nil when they mean sRGB (or are absent): primaries
+    /// within 0.001 of BT.709's with a D65 white, and a gamma of 1/2.2 (read as sRGB, as browsers
+    /// do) or none. A `gAMA` alone takes BT.709 primaries; a `cHRM` alone takes gamma 2.2.
+    static func chunkProfile(_ info: cpng_color_info) -> [UInt8]? {
+        let gammaIsSRGB = info.gamma == 0 || (44_000...47_000).contains(info.gamma)
+        let chromaticities = chromaticities(info)
+        if gammaIsSRGB && chromaticities.isClose(to: .sRGB) { return nil }
+        let gamma = info.gamma == 0 ? 2.2 : 100_000 / Double(info.gamma)
+        return ICCMatrixShaperProfile.make(chromaticities: chromaticities, gamma: gamma, description: "PNG cHRM/gAMA")
+    }
+
+    /// The chromaticities `cHRM` gives, sRGB's without one.
+    static func chromaticities(_ info: cpng_color_info) -> Chromaticities {
+        guard info.has_chrm != 0 else { return .sRGB }
+        let c = withUnsafeBytes(of: info.chrm) { Array($0.bindMemory(to: Int32.self)).map { Double($0) / 100_000 } }
+        return Chromaticities(white: (c[0], c[1]), red: (c[2], c[3]), green: (c[4], c[5]), blue: (c[6], c[7]))
+    }
+
+    /// The code points besides iCCP: cICP's; else a bare gAMA that H.273 names (1.0: linear light,
+    /// transfer 8; 2.8: transfer 5) with BT.709 primaries (no cHRM, or BT.709's). An `sRGB` chunk or no
+    /// colour chunk at all mean sRGB: nil.
+    static func cicp(_ color: cpng_color_info) -> CICP? {
         if color.has_cicp != 0 {
             let (p, t, m, r) = color.cicp
             return CICP(colourPrimaries: p, transferCharacteristics: t, matrixCoefficients: m, fullRange: r != 0)
         }
-        guard color.has_srgb == 0 else { return nil }
+        guard color.has_srgb == 0, chromaticities(color).isClose(to: .sRGB) else { return nil }
         switch color.gamma {
         case 99_000...101_000: return CICP(colourPrimaries: 1, transferCharacteristics: 8, matrixCoefficients: 0, fullRange: true)
         case 35_400...36_000: return CICP(colourPrimaries: 1, transferCharacteristics: 5, matrixCoefficients: 0, fullRange: true)

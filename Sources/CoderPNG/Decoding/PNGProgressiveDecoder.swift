@@ -68,11 +68,12 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
         }
         let rowBytes = Int(header.rowbytes)
         let pixels = Array(UnsafeBufferPointer(start: start, count: rowBytes * Int(header.height)))
+        let color = PNGDecoding.colour(cpng_progressive_color, cpng_progressive_icc_profile, decoder)
         let image = try Image(
             width: Int(header.width), height: Int(header.height), pixelFormat: format, bytesPerRow: rowBytes,
             pixels: pixels, orientation: PNGDecoding.orientation(cpng_progressive_exif, decoder),
-            iccProfile: PNGDecoding.copiedBytes(cpng_progressive_icc_profile, decoder), sourceFormat: .png,
-            scale: options.scale, isPreview: isPreview, cicp: PNGDecoding.cicp(cpng_progressive_color, decoder))
+            iccProfile: color.profile, sourceFormat: .png,
+            scale: options.scale, isPreview: isPreview, cicp: color.cicp)
         return try PNGDecoding.applyThumbnail(image, options: options, coder: coder)
     }
 }
