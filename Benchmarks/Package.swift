@@ -22,6 +22,10 @@ let package = Package(
             dependencies: ["BenchSupport", .product(name: "ColorLCMS", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel")]
         ),
         .executableTarget(
+            name: "bench-smartcrop",
+            dependencies: ["BenchSupport", .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel")]
+        ),
+        .executableTarget(
             name: "bench-resize",
             dependencies: ["BenchSupport", .product(name: "Transformers", package: "ImageKernel")]
         ),

@@ -20,6 +20,8 @@
 #   bench-kernel    kernel hot paths (sniffing, memory cache, registries)
 #   bench-resize    Transformers resize, blur and fill+round vs Pillow-SIMD and pyvips 8.18 in process
 #                   (Scripts/peers_resize.py), ours with every core and with one thread
+#   bench-smartcrop crop:W:H:smart vs libvips 8.18 smartcrop (attention) in process (Scripts/vips_smartcrop.py)
+#                   on 24 scenes with a known subject off-centre: mean fraction of the subject kept, time
 #   bench-heif      CoderHEIF decode/encode vs libheif called from C, stored-thumbnail decode vs full
 #   bench-http      LoaderHTTP vs `curl --parallel` against nginx on 127.0.0.1
 #   bench-coalesce  N = 1..1000 concurrent ImageManager loads of one 24 MP JPEG from nginx:

@@ -75,6 +75,8 @@ PY
       printf 'orient/resize:fill:300:200/round:12' > "$dir/chain"
       printf 'resize:fit:64:48:lanczos3/blur:2/sharpen:1/gray' > "$dir/effects"
       printf 'crop:10:10:4:4/rotate:33:ff000080/flip:h/tint:00ff0040/circle' > "$dir/geometry"
+      printf 'trim:10/crop:6:6:smart/resize:fill:5:5:fp:0.3:0.7/pad:1:2:3:4:ff0000/dpr:1.5' > "$dir/placement"
+      printf 'resize:fit:8:8/extend:sowe/background:ffffff/watermark:0.5:re:0.3' > "$dir/canvas"
       ;;
     fuzz-proxy-path)
       printf '/unsafe/orient/resize:fill:300:200/q:80/plain/http%%3A%%2F%%2F127.0.0.1%%3A8080%%2Fa.jpg@webp' > "$dir/plain"

@@ -197,15 +197,8 @@ extension ImageManager {
         let animated = plan.options.contains(.transformAnimatedImage)
         let outcome = await Task.detached { () -> Result<Image, ImageKernelError> in
             do throws(ImageKernelError) {
-                var output = try transformer.transform(image)
-                if animated, !image.frames.isEmpty {
-                    output.frames = try image.frames.map { frame throws(ImageKernelError) in
-                        ImageFrame(image: try transformer.transform(frame.image), duration: frame.duration)
-                    }
-                    output.duration = image.duration
-                    output.loopCount = image.loopCount
-                }
-                return .success(output)
+                if animated, !image.frames.isEmpty { return .success(try transformer.transformAnimation(image)) }
+                return .success(try transformer.transform(image))
             } catch {
                 return .failure(error)
             }

@@ -11,6 +11,24 @@ public protocol ImageTransformer: Sendable {
     var key: String { get }
     /// The transformed image.
     func transform(_ image: Image) throws(ImageKernelError) -> Image
+    /// The transformed animation: `image` (frame 0) and every frame in ``Image/frames``, with
+    /// their durations and the loop count kept. The default transforms each frame on its own;
+    /// a transformer whose result for one frame depends on the others (a trim that cuts every
+    /// frame by one rectangle) implements it. The manager calls it for animated images when
+    /// ``ImageOptions/transformAnimatedImage`` is set.
+    func transformAnimation(_ image: Image) throws(ImageKernelError) -> Image
+}
+
+extension ImageTransformer {
+    public func transformAnimation(_ image: Image) throws(ImageKernelError) -> Image {
+        var output = try transform(image)
+        output.frames = try image.frames.map { frame throws(ImageKernelError) in
+            ImageFrame(image: try transform(frame.image), duration: frame.duration)
+        }
+        output.duration = image.duration
+        output.loopCount = image.loopCount
+        return output
+    }
 }
 
 /// Several transformers applied in order; its key joins theirs with `-`.
@@ -21,6 +39,11 @@ public struct TransformerChain: ImageTransformer {
     public func transform(_ image: Image) throws(ImageKernelError) -> Image {
         var current = image
         for transformer in transformers { current = try transformer.transform(current) }
+        return current
+    }
+    public func transformAnimation(_ image: Image) throws(ImageKernelError) -> Image {
+        var current = image
+        for transformer in transformers { current = try transformer.transformAnimation(current) }
         return current
     }
 }

@@ -33,10 +33,4 @@ public enum Gravity: String, Sendable, Hashable, CaseIterable {
         case .southWest: (0, 1)
         }
     }
-
-    /// The integer offset of a span of `kept` inside `total` (0 when it does not fit).
-    func offset(kept: Int, total: Int, vertical: Bool) -> Int {
-        let spare = max(0, total - kept)
-        return Int((Double(spare) * (vertical ? anchor.y : anchor.x)).rounded(.down))
-    }
 }

@@ -15,7 +15,7 @@ extension ResizeTransformer {
         let planes = [image.luma, image.blueDifference, image.redDifference]
         guard let plan = try planeFilters(
             width: image.width, height: image.height, planeSizes: planes.map { ($0.width, $0.height) },
-            subsampling: image.subsampling, to: subsampling)
+            subsampling: image.subsampling, to: subsampling, attention: { () throws(ImageKernelError) in try AttentionMap(image) })
         else { return image }
         var resized: [Image] = []
         for (plane, filter) in zip(planes, plan.filters) {
@@ -28,23 +28,23 @@ extension ResizeTransformer {
 
     /// The output's luma size and the filter of each plane (Y′, Cb, Cr, of `planeSizes`) for
     /// planes of a `width` x `height` image sampled `inFactor`, resized to the `subsampling` grid;
-    /// nil when nothing changes.
+    /// nil when nothing changes. A smart `fill` asks `attention` for the planes' attention map.
     func planeFilters(
         width imageWidth: Int, height imageHeight: Int, planeSizes: [(width: Int, height: Int)], subsampling inFactor: YCbCrImage.Subsampling,
-        to subsampling: YCbCrImage.Subsampling
+        to subsampling: YCbCrImage.Subsampling, attention: () throws(ImageKernelError) -> AttentionMap
     ) throws(ImageKernelError) -> (width: Int, height: Int, filters: [SeparableFilter])? {
         let outWidth: Int, outHeight: Int
         var source: (x: Double, y: Double, width: Double, height: Double)
-        switch try geometry(imageWidth: imageWidth, imageHeight: imageHeight) {
+        switch try geometry(imageWidth: imageWidth, imageHeight: imageHeight, attention: attention) {
         case .unchanged:
             if subsampling == inFactor { return nil }
             (outWidth, outHeight) = (imageWidth, imageHeight)
             source = (0, 0, Double(imageWidth), Double(imageHeight))
         case let .crop(width, height):
             (outWidth, outHeight) = (width, height)
-            let x = Double(gravity.offset(kept: width, total: imageWidth, vertical: false))
-            let y = Double(gravity.offset(kept: height, total: imageHeight, vertical: true))
-            source = (x, y, Double(width), Double(height))
+            let origin = try placement.origin(
+                width: Double(width), height: Double(height), imageWidth: imageWidth, imageHeight: imageHeight, attention: attention)
+            source = (origin.x.rounded(.down), origin.y.rounded(.down), Double(width), Double(height))
         case let .resample(width, height, area):
             (outWidth, outHeight) = (width, height)
             source = area

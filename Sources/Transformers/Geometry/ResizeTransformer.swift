@@ -21,8 +21,13 @@ public struct ResizeTransformer: ImageTransformer {
     public let width: Int
     public let height: Int
     public let filter: ResamplingFilter
-    /// Which part `fill` keeps.
-    public let gravity: Gravity
+    /// Which part `fill` keeps: a gravity, the most interesting part or a focus point.
+    public let placement: CropPlacement
+    /// The gravity of ``placement`` (`centre` for a smart or focus-point placement).
+    public var gravity: Gravity {
+        if case .gravity(let gravity) = placement { return gravity }
+        return .centre
+    }
     /// Whether the image may grow.
     public let allowsEnlarging: Bool
     /// At most this many threads (0: every core). Not part of the key: the output is the same.
@@ -30,21 +35,22 @@ public struct ResizeTransformer: ImageTransformer {
 
     public init(
         _ mode: Mode, width: Int, height: Int, filter: ResamplingFilter = .lanczos3, gravity: Gravity = .centre,
-        allowsEnlarging: Bool = false, threadLimit: Int = 0
+        allowsEnlarging: Bool = false, threadLimit: Int = 0, placement: CropPlacement? = nil
     ) {
         self.mode = mode
         self.width = width
         self.height = height
         self.filter = filter
-        self.gravity = gravity
+        self.placement = placement ?? .gravity(gravity)
         self.allowsEnlarging = allowsEnlarging
         self.threadLimit = threadLimit
     }
 
-    /// `resize:MODE:W:H:FILTER`, then `:GRAVITY` for a `fill` that is not centred and `:enlarge`.
+    /// `resize:MODE:W:H:FILTER`, then `:PLACEMENT` for a `fill` that is not centred (a gravity,
+    /// `smart` or `fp:X:Y`) and `:enlarge`.
     public var key: String {
         var key = "resize:\(mode.rawValue):\(width):\(height):\(filter.rawValue)"
-        if mode == .fill && gravity != .centre { key += ":\(gravity.rawValue)" }
+        if mode == .fill && placement != .gravity(.centre) { key += ":\(placement.key)" }
         if allowsEnlarging { key += ":enlarge" }
         return key
     }
@@ -53,15 +59,17 @@ public struct ResizeTransformer: ImageTransformer {
     enum Geometry {
         /// Nothing: the image is returned as it is.
         case unchanged
-        /// An exact crop to this size by ``ResizeTransformer/gravity`` (a `fill` at scale 1).
+        /// An exact crop to this size by ``ResizeTransformer/placement`` (a `fill` at scale 1).
         case crop(width: Int, height: Int)
         /// The source area `source` (fractional) resampled to `width` x `height`.
         case resample(width: Int, height: Int, source: (x: Double, y: Double, width: Double, height: Double))
     }
 
     /// The geometry for an image of `imageWidth` x `imageHeight`; throws for a box or result over
-    /// the transform limits.
-    func geometry(imageWidth: Int, imageHeight: Int) throws(ImageKernelError) -> Geometry {
+    /// the transform limits. `attention` is asked only by a smart `fill` that has to choose.
+    func geometry(
+        imageWidth: Int, imageHeight: Int, attention: () throws(ImageKernelError) -> AttentionMap
+    ) throws(ImageKernelError) -> Geometry {
         try TransformLimits.check(width: width, height: height, what: "resize box")
         let w = Double(imageWidth), h = Double(imageHeight)
         let boxWidth = Double(width), boxHeight = Double(height)
@@ -78,8 +86,8 @@ public struct ResizeTransformer: ImageTransformer {
                 if scale == 1 { return .crop(width: outWidth, height: outHeight) }
                 source.width = min(w, Double(outWidth) / scale)
                 source.height = min(h, Double(outHeight) / scale)
-                source.x = (w - source.width) * gravity.anchor.x
-                source.y = (h - source.height) * gravity.anchor.y
+                (source.x, source.y) = try placement.origin(
+                    width: source.width, height: source.height, imageWidth: imageWidth, imageHeight: imageHeight, attention: attention)
             }
         case .stretch:
             outWidth = allowsEnlarging ? width : min(width, imageWidth)
@@ -92,11 +100,11 @@ public struct ResizeTransformer: ImageTransformer {
 
     public func transform(_ image: Image) throws(ImageKernelError) -> Image {
         try image.checkedForTransform(by: key)
-        switch try geometry(imageWidth: image.width, imageHeight: image.height) {
+        switch try geometry(imageWidth: image.width, imageHeight: image.height, attention: { () throws(ImageKernelError) in try AttentionMap(image) }) {
         case .unchanged:
             return image
         case let .crop(outWidth, outHeight):
-            return try CropTransformer(.size(width: outWidth, height: outHeight, gravity: gravity)).transform(image)
+            return try CropTransformer(.placed(width: outWidth, height: outHeight, placement: placement)).transform(image)
         case let .resample(outWidth, outHeight, source):
             let axes = FilterAxisCache.shared
             let filter = SeparableFilter(

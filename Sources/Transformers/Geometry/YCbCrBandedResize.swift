@@ -16,12 +16,13 @@ public final class YCbCrBandedResize: @unchecked Sendable {
 
     /// A banded run of `resize` over `source`'s planes to the `subsampling` grid, or nil when the
     /// whole-plane path takes a route the banded one does not have (nothing to resample, a
-    /// vertical-first or direct pass, a limit exceeded): then resize the finished planes.
+    /// vertical-first or direct pass, a limit exceeded, a smart `fill`, which needs the whole
+    /// image to choose its window): then resize the finished planes.
     public init?(_ resize: ResizeTransformer, source: YCbCrPlanePointers, subsampling: YCbCrImage.Subsampling) {
         guard source.planes.count == 3,
               let plan = try? resize.planeFilters(
                   width: source.width, height: source.height, planeSizes: source.planes.map { ($0.width, $0.height) },
-                  subsampling: source.subsampling, to: subsampling)
+                  subsampling: source.subsampling, to: subsampling, attention: { () throws(ImageKernelError) in throw YCbCrBandedResize.needsWholeImage })
         else { return nil }
         var planes: [BandedPlaneFilter] = []
         for (plane, filter) in zip(source.planes, plan.filters) {
@@ -50,4 +51,10 @@ public final class YCbCrBandedResize: @unchecked Sendable {
         planes[1].advance(available: chroma)
         planes[2].advance(available: chroma)
     }
+}
+
+extension YCbCrBandedResize {
+    /// Why a banded run refuses a smart `fill`: its window depends on rows not decoded yet.
+    static let needsWholeImage = ImageKernelError(
+        stage: .transform, code: .invalidArgument, message: "a smart crop needs the whole image before it can place its window")
 }

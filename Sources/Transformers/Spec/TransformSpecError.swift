@@ -20,6 +20,10 @@ public struct TransformSpecError: Error, Sendable, Hashable, CustomStringConvert
         case unknownValue(String, expected: String)
         /// A colour is not `RRGGBBAA` or `RRGGBB` hex.
         case invalidColor(String)
+        /// `extend` without a size has no `resize` or `crop:W:H` before it to take the size from.
+        case noSizeBefore
+        /// A `watermark` step, but the caller gave the parser no watermark image.
+        case noWatermark
     }
 
     /// The step's position, from 1 (0 for ``Problem/emptySpec``).
@@ -39,15 +43,20 @@ public struct TransformSpecError: Error, Sendable, Hashable, CustomStringConvert
         switch problem {
         case .emptySpec: return "the transform spec is empty"
         case .emptyStep: what = "the step is empty"
-        case .unknownStep(let name): what = "'\(name)' is not a transform (resize, crop, rotate, flip, orient, round, circle, blur, sharpen, tint, gray)"
+        case .unknownStep(let name): what = "'\(name)' is not a transform (\(TransformSpecError.stepNames))"
         case let .wrongArgumentCount(expected, got): what = "it takes \(expected), not \(got) argument\(got == 1 ? "" : "s")"
         case .notANumber(let text): what = "'\(text)' is not a number"
         case let .outOfRange(text, allowed): what = "\(text) is out of range (\(allowed))"
         case let .unknownValue(text, expected): what = "'\(text)' is not \(expected)"
         case .invalidColor(let text): what = "'\(text)' is not a colour (RRGGBBAA or RRGGBB hex)"
+        case .noSizeBefore: what = "extend without W:H needs a resize or crop:W:H before it"
+        case .noWatermark: what = "no watermark image is configured"
         }
         return "step \(stepIndex) '\(step)': \(what)"
     }
+
+    /// The step names, for the description of ``Problem/unknownStep(_:)``.
+    static let stepNames = "resize, crop, rotate, flip, orient, round, circle, blur, sharpen, tint, gray, pad, extend, background, trim, dpr, watermark"
 
     /// This error as the kernel's error (stage `transform`, code `invalid_argument`), for the CLI and
     /// the manager.

@@ -18,6 +18,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: "Lossy quality, 1–100.") var quality: Int = 90
     @Option(help: "Decode to a thumbnail that fits WxH.") var thumbnail: String?
     @Option(help: "A transform spec, e.g. orient/resize:fill:300:200/round:12.") var transform: String?
+    @Option(help: "The image the spec's watermark steps composite (decoded once).") var watermark: String?
     @Flag(help: "Progressive JPEG / interlaced PNG.") var progressive = false
     @Flag(help: "Lossless WebP.") var lossless = false
     @Flag(help: "Convert the pixels to sRGB through their ICC profile or CICP description (lcms2) and write no profile.")
@@ -26,7 +27,7 @@ struct ConvertCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1–100") }
         if let thumbnail, PixelSize(parsing: thumbnail) == nil { throw ValidationError("--thumbnail takes WxH") }
-        if let transform { _ = try TransformSpec.validated(transform) }
+        if let transform { _ = try TransformSpec.validated(transform, watermark: watermark == nil ? nil : TransformSpec.placeholderWatermark) }
         guard ImageFormat(fileExtension: (output as NSString).pathExtension) != nil else {
             throw ValidationError("cannot tell the output format from '\(output)'")
         }
@@ -37,12 +38,17 @@ struct ConvertCommand: AsyncParsableCommand {
         let manager = try Plugins.manager(conversion: toSrgb ? .sRGB : nil)
         var context = ImageContext()
         context.thumbnailPixelSize = thumbnail.flatMap(PixelSize.init(parsing:))
-        context.transformer = try transform.map { try TransformSpec.validated($0) }
+        let mark = try TransformSpec.watermark(at: watermark, coders: manager.coders)
+        let spec = try transform.map { try TransformSpec.validated($0, watermark: mark) }
+        context.transformer = spec
         context.storeCacheType = ImageCacheType.none
         do {
             let result = try await manager.image(for: Sources.url(for: input), options: .fromLoaderOnly, context: context)
             guard let image = result.image else { throw ImageKernelError(stage: .decode, code: .noCoder, message: "nothing decoded") }
-            let options = EncodeOptions(quality: Double(quality) / 100, progressive: progressive, lossless: lossless)
+            var options = EncodeOptions(quality: Double(quality) / 100, progressive: progressive, lossless: lossless)
+            if let background = spec?.backgroundColor {
+                options.backgroundColor = RGBColor(red: background.red, green: background.green, blue: background.blue)
+            }
             let data = try manager.coders.encode(image, as: format, options: options)
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
             print(["input", "output", "format", "width", "height", "bytes"].joined(separator: "\t"))

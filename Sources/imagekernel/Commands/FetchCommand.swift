@@ -21,6 +21,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "A transform spec, e.g. orient/resize:fill:300:200/round:12.")
     var transform: String?
 
+    @Option(help: "The image the spec's watermark steps composite (decoded once).")
+    var watermark: String?
+
     @Option(help: "Write each loaded image's bytes into this directory.")
     var out: String?
 
@@ -31,16 +34,17 @@ struct FetchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let thumbnail, PixelSize(parsing: thumbnail) == nil { throw ValidationError("--thumbnail takes WxH, e.g. 256x256") }
-        if let transform { _ = try TransformSpec.validated(transform) }
+        if let transform { _ = try TransformSpec.validated(transform, watermark: watermark == nil ? nil : TransformSpec.placeholderWatermark) }
     }
 
     func run() async throws {
         let manager = try Plugins.manager(cache: load.cache(), concurrency: load.concurrency, conversion: toSrgb ? .sRGB : nil)
         let options = try load.imageOptions()
+        let mark = try TransformSpec.watermark(at: watermark, coders: manager.coders)
         let context: ImageContext = {
             var context = ImageContext()
             context.thumbnailPixelSize = thumbnail.flatMap(PixelSize.init(parsing:))
-            context.transformer = try? transform.map { try TransformSpec.validated($0) }
+            context.transformer = try? transform.map { try TransformSpec.validated($0, watermark: mark) }
             return context
         }()
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
