@@ -10,12 +10,12 @@ enum ResultRender {
     /// and it has at most ``ProxyConfiguration/maxAnimationFrames`` frames; otherwise its first
     /// frame is served as a still.
     static func render(
-        _ data: Data, spec: TransformSpec?, choice: OutputChoice, quality: Int,
+        _ data: Data, spec: TransformSpec?, choice: OutputChoice, encoder: OutputEncoder,
         coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration, afterEncode: PlanarRender.AfterEncode? = nil
     ) throws(ProxyError) -> (Data, ImageFormat) {
         do throws(ImageKernelError) {
             let (encoded, format) = try encodedResult(
-                data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits, afterEncode: afterEncode)
+                data, spec: spec, choice: choice, encoder: encoder, coders: coders, encodable: encodable, limits: limits, afterEncode: afterEncode)
             guard encoded.count <= limits.maxOutputBytes else {
                 throw ImageKernelError(stage: .encode, code: .tooLarge, message: "the result is \(encoded.count) bytes, more than \(limits.maxOutputBytes)")
             }
@@ -28,14 +28,16 @@ enum ResultRender {
     /// The result's bytes and format: on the Y′CbCr planes for a JPEG-to-JPEG resize
     /// (``PlanarRender``), else decoded, transformed (every frame of a kept animation) and encoded.
     static func encodedResult(
-        _ data: Data, spec: TransformSpec?, choice: OutputChoice, quality: Int,
+        _ data: Data, spec: TransformSpec?, choice: OutputChoice, encoder: OutputEncoder,
         coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration, afterEncode: PlanarRender.AfterEncode?
     ) throws(ImageKernelError) -> (Data, ImageFormat) {
         let sourceFormat = ImageFormat.sniff(data)
-        if sourceFormat == .jpeg, let resize = PlanarRender.resize(of: spec),
+        if sourceFormat == .jpeg, encoder.output.maxBytes == nil, let resize = PlanarRender.resize(of: spec),
            choice.resolve(sourceFormat: .jpeg, animated: false, hasAlpha: false, encodable: encodable) == .jpeg,
            ColorPolicy.planesNeedNoColor(data, limits: limits),
-           let encoded = try PlanarRender.render(data, resize: resize, quality: quality, limits: limits, afterEncode: afterEncode)
+           let encoded = try PlanarRender.render(
+               data, resize: resize, quality: encoder.quality(for: .jpeg), progressive: encoder.options(for: .jpeg).progressive, limits: limits,
+               afterEncode: afterEncode)
         {
             return (encoded, .jpeg)
         }
@@ -45,16 +47,15 @@ enum ResultRender {
         let source = try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits)
         let decoded = convertsAfter ? source : ColorPolicy.apply(source, limits: limits)
         let animated = decoded.isAnimated
-        var image = try transform(decoded, spec: spec, limits: limits)
-        if animated {
-            // Every frame comes out at the first one's size: the whole animation must fit the
-            // output limit, checked before the other frames are transformed.
-            let total = decoded.frameCount * image.width * image.height
-            guard total <= limits.maxOutputPixels else {
-                throw ImageKernelError(
-                    stage: .transform, code: .tooLarge,
-                    message: "the result would be \(decoded.frameCount) frames of \(image.width)x\(image.height), more than \(limits.maxOutputPixels) pixels in all")
-            }
+        let framesTogether = animated && spec?.steps.contains(where: { $0 is TrimTransformer }) == true
+        var image: Image
+        if framesTogether, let spec {
+            image = try transformTrimmedAnimation(decoded, spec: spec, limits: limits)
+        } else {
+            image = try transform(decoded, spec: spec, limits: limits)
+        }
+        if animated && !framesTogether {
+            try checkAnimation(decoded, frameSize: image, limits: limits)
             // `frames` are the frames after the first; the image itself is frame 0.
             image.frames = try decoded.frames.map { frame throws(ImageKernelError) in
                 ImageFrame(image: try transform(frame.image, spec: spec, limits: limits), duration: frame.duration)
@@ -65,7 +66,37 @@ enum ResultRender {
         let format = choice.resolve(sourceFormat: sourceFormat, animated: animated, hasAlpha: image.pixelFormat.hasAlpha, encodable: encodable)
         if !OutputChoice.animatable.contains(format) { image.frames = [] }
         if convertsAfter { image = ColorPolicy.apply(image, limits: limits) }
-        return (try coders.encode(image, as: format, options: EncodeOptions(quality: Double(quality) / 100)), format)
+        return (try encoder.encode(image, as: format, coders: coders, background: spec?.backgroundColor), format)
+    }
+
+    /// Every frame comes out at the first one's size: the whole animation must fit the output
+    /// limit, checked before the other frames are transformed.
+    private static func checkAnimation(_ decoded: Image, frameSize: Image, limits: ProxyConfiguration) throws(ImageKernelError) {
+        let total = decoded.frameCount * frameSize.width * frameSize.height
+        guard total <= limits.maxOutputPixels else {
+            throw ImageKernelError(
+                stage: .transform, code: .tooLarge,
+                message: "the result would be \(decoded.frameCount) frames of \(frameSize.width)x\(frameSize.height), more than \(limits.maxOutputPixels) pixels in all")
+        }
+    }
+
+    /// An animation through a spec with a `trim`: the frames go through the chain together
+    /// (``TransformSpec/transformAnimation(_:)``), so every frame is cut by one rectangle, the
+    /// union of theirs. The output limit is checked first on frame 0 through the spec without its
+    /// trim: no trim makes a frame larger, so that bounds the result.
+    private static func transformTrimmedAnimation(_ decoded: Image, spec: TransformSpec, limits: ProxyConfiguration) throws(ImageKernelError) -> Image {
+        let untrimmed = TransformSpec(steps: spec.steps.filter { !($0 is TrimTransformer) })
+        var bound = try OrientTransformer().transform(decoded)
+        bound.frames = []
+        try checkAnimation(decoded, frameSize: try untrimmed.transform(bound), limits: limits)
+        let orient = OrientTransformer()
+        var oriented = try orient.transform(decoded)
+        oriented.frames = try decoded.frames.map { frame throws(ImageKernelError) in ImageFrame(image: try orient.transform(frame.image), duration: frame.duration) }
+        oriented.duration = decoded.duration
+        oriented.loopCount = decoded.loopCount
+        let image = try spec.transformAnimation(oriented)
+        try limits.checkOutput(width: image.width, height: image.height)
+        return image
     }
 
     /// The source's pixels: every frame of an animation the result may keep (within the frame

@@ -4,34 +4,49 @@ import ImageKernel
 import Transformers
 
 extension ImageProxyService {
-    /// Maps a path (with its Accept) to its result key for the hot path (see ``routes``).
-    func remember(route routeKey: String, key: String, negotiated: Bool) {
+    /// What the hot path needs of a path it has answered before.
+    struct Route: Sendable {
+        /// The result's key.
+        let key: String
+        /// Whether the format was negotiated (`Vary: Accept`).
+        let negotiated: Bool
+        /// The `Content-Disposition` asked for.
+        let disposition: ContentDisposition?
+    }
+
+    /// Maps a path (with its Accept) to its route for the hot path (see ``routes``).
+    func remember(route routeKey: String, _ route: Route) {
         routes.withLock { routes in
-            let cost = routeKey.utf8.count + key.utf8.count
+            let cost = routeKey.utf8.count + route.key.utf8.count
             if routes.bytes + cost > Self.routeBytesLimit {
                 routes.map.removeAll(keepingCapacity: true)
                 routes.bytes = 0
             }
-            if routes.map.updateValue((key, negotiated), forKey: routeKey) == nil { routes.bytes += cost }
+            if routes.map.updateValue(route, forKey: routeKey) == nil { routes.bytes += cost }
         }
     }
 
     /// What a result is kept under: the source, the normalised spec's key, the format choice, the
-    /// quality.
-    static func resultKey(source: URL, specKey: String?, choice: OutputChoice, quality: Int) -> String {
-        "\(source.absoluteString)\n\(specKey ?? "")\n\(choice.keyPart)\nq\(quality)"
+    /// output options that change the bytes, and the service's output defaults.
+    func resultKey(source: URL, specKey: String?, choice: OutputChoice, output: ProxyRequest.Output) -> String {
+        "\(source.absoluteString)\n\(specKey ?? "")\n\(choice.keyPart)\n\(output.keyPart)\n\(outputDefaultsKey)"
     }
 
     /// The spec `text` parses to, and its key (see ``specs``).
+    /// A spec with a `watermark` step takes the service's watermark (``prepare()``), and its key
+    /// the watermark's digest: the step's own key names the placement only.
     func parsedSpec(_ text: String) throws(ProxyError) -> (spec: TransformSpec, key: String) {
         if let known = specs.withLock({ $0[text] }) { return known }
         let spec: TransformSpec
+        let mark = watermark.withLock { $0 }
         do throws(TransformSpecError) {
-            spec = try TransformSpec(parsing: text)  // threads: see produce(…)
+            spec = try TransformSpec(parsing: text, watermark: mark?.image)  // threads: see produce(…)
         } catch {
             throw ProxyError.invalidSpec(error.description)
         }
-        let parsed = (spec: spec, key: spec.key)
+        var key = spec.key
+        if let mark, spec.steps.contains(where: { $0 is WatermarkTransformer }) { key += "\nwatermark:" + mark.digest }
+        let parsed = (spec: spec, key: key)
         specs.withLock { specs in
             if specs.count >= Self.specLimit { specs.removeAll(keepingCapacity: true) }
             specs[text] = parsed

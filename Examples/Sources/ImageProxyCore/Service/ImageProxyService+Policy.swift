@@ -11,4 +11,14 @@ extension ImageProxyService {
             throw .invalidSignature("the signature does not match the path")
         }
     }
+
+    /// Checks that the service may read `source`: a local one under `--local-root`
+    /// (``LocalSourcePolicy``), any other under an allowed origin (``OriginPolicy``).
+    func checkSource(_ source: URL) throws(ProxyError) {
+        if LocalSourcePolicy.isLocal(source) {
+            _ = try localPolicy.resolve(source)
+        } else {
+            try policy.check(source)
+        }
+    }
 }

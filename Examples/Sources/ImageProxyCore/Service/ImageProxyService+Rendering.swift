@@ -6,7 +6,7 @@ extension ImageProxyService {
     /// The result for one source, spec, format and quality: from memory, else joined to the render
     /// already running for it, else rendered (from the results on disk, or the source) on this
     /// request's own task.
-    func render(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) async throws(ProxyError) -> (Rendered, String) {
+    func render(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, output: ProxyRequest.Output) async throws(ProxyError) -> (Rendered, String) {
         while true {
             if let hit = results.value(forKey: key) { return (hit, "memory") }
             let (shared, leads) = inflight.withLock { running -> (RenderInFlight, Bool) in
@@ -16,7 +16,7 @@ extension ImageProxyService {
                 return (shared, true)
             }
             if leads {
-                let outcome = await produce(key: key, source: source, spec: spec, choice: choice, quality: quality)
+                let outcome = await produce(key: key, source: source, spec: spec, choice: choice, output: output)
                 inflight.withLock { _ = $0.removeValue(forKey: key) }
                 shared.finish(outcome)
                 return try outcome.get()
@@ -30,7 +30,7 @@ extension ImageProxyService {
     }
 
     /// Renders the result `key` (or reads it from the results on disk) and keeps it.
-    private func produce(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, quality: Int) async -> Result<(Rendered, String), ProxyError> {
+    private func produce(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, output: ProxyRequest.Output) async -> Result<(Rendered, String), ProxyError> {
         do throws(ProxyError) {
             if let stored = await storedResult(key: key) {
                 results.set(stored, forKey: key)
@@ -50,6 +50,7 @@ extension ImageProxyService {
                 return validator == nil ? Digest.bytes(of: data) : nil
             }()
             let limits = configuration
+            let encoder = OutputEncoder(output: output, defaults: configuration)
             let encodable = self.encodable
             let coders = manager.coders
             let gate = self.gate
@@ -64,7 +65,7 @@ extension ImageProxyService {
                 let outcome = TransformThreads.$limit.withValue(alone ? nil : 1) {
                     Result { () throws(ProxyError) -> (Data, ImageFormat) in
                         try ResultRender.render(
-                            data, spec: spec, choice: choice, quality: quality, coders: coders, encodable: encodable, limits: limits, afterEncode: keep)
+                            data, spec: spec, choice: choice, encoder: encoder, coders: coders, encodable: encodable, limits: limits, afterEncode: keep)
                     }
                 }
                 return try outcome.get()

@@ -3,15 +3,16 @@ import ImageKernel
 
 extension ImageProxyService {
     /// The 200 (or 304) answer for a result.
-    func success(_ rendered: Rendered, cacheType: String, negotiated: Bool, ifNoneMatch: String?) -> ProxyResponse {
+    func success(_ rendered: Rendered, cacheType: String, route: Route, ifNoneMatch: String?) -> ProxyResponse {
         var headers: [(name: String, value: String)] = [
             ("ETag", rendered.etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)"),
         ]
-        if negotiated { headers.append(("Vary", "Accept")) }
+        if route.negotiated { headers.append(("Vary", "Accept")) }
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: rendered.etag) {
             return ProxyResponse(status: 304, headers: headers, body: Data(), cacheType: cacheType)
         }
         headers.insert(contentsOf: [("Content-Type", rendered.format.mediaType), ("Content-Length", "\(rendered.data.count)")], at: 0)
+        if let disposition = route.disposition { headers.append(("Content-Disposition", disposition.value(for: rendered.format))) }
         return ProxyResponse(status: 200, headers: headers, body: rendered.data, cacheType: cacheType)
     }
 

@@ -1,12 +1,13 @@
 import CacheDisk
 import Foundation
 import ImageKernel
+import LoaderFile
 import LoaderHTTP
 
 /// A source's bytes as ``ImageProxyService/loadSource(_:)`` found them.
 struct SourceBytes: Sendable {
     let data: Data
-    /// Where they came from: `origin`, `source-memory`, `source-disk` or `source-shared`.
+    /// Where they came from: `origin`, `source-memory`, `source-disk`, `source-shared` or `local`.
     let from: String
     /// The key to keep them under, when they came from the origin (``ImageProxyService/keepOriginal(_:)``).
     let originalKey: String?
@@ -34,6 +35,7 @@ extension ImageProxyService {
     /// caller keeps it on disk (and in the shared tier) while it renders (``keepOriginal(_:)``),
     /// rather than the manager before it returns.
     func loadSource(_ source: URL) async throws(ProxyError) -> SourceBytes {
+        if LocalSourcePolicy.isLocal(source) { return try await loadLocalSource(source) }
         // A task of its own, so the deadline cancels the load and not the request (whose task
         // must still write the 504), started on this thread: no hand-off before the loader's.
         let load = Task.immediate { () async -> Result<SourceBytes, ProxyError> in
@@ -88,6 +90,24 @@ extension ImageProxyService {
                     data: data, from: from, originalKey: result.cacheType == .none ? result.cacheKey : nil, url: url, validators: result.validators)
             }
             throw ProxyError(status: 502, code: "redirect", message: "the source redirected more than \(hops) times")
+        }
+    }
+
+    /// A `local:///` source's bytes: its real path checked under the root again (the file may
+    /// have changed since the request was checked), read by LoaderFile within
+    /// ``ProxyConfiguration/maxSourceBytes``. Not cached as an original: the file is at hand.
+    private func loadLocalSource(_ source: URL) async throws(ProxyError) -> SourceBytes {
+        let path = try localPolicy.resolve(source)
+        let file = URL(fileURLWithPath: path)
+        do throws(ImageKernelError) {
+            let loaded = try await fileLoader.load(ImageRequest(url: file), options: [], context: ImageContext(), progress: { _ in })
+            return SourceBytes(data: loaded.data, from: "local", originalKey: nil, url: source, validators: nil)
+        } catch {
+            switch error.code {
+            case .notFound, .isDirectory: throw ProxyError(status: 404, code: "not_found", message: "\(source.absoluteString.prefix(200)): no such file under the local root")
+            case .permissionDenied: throw ProxyError.originNotAllowed("\(source.absoluteString.prefix(200)): the service may not read it")
+            default: throw ProxyError(error)
+            }
         }
     }
 

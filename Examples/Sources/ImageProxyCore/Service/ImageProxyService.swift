@@ -7,6 +7,7 @@ import CoderPNG
 import CoderWebP
 import Foundation
 import ImageKernel
+import LoaderFile
 import LoaderHTTP
 import Logging
 import Transformers
@@ -36,7 +37,7 @@ public final class ImageProxyService: Sendable {
     /// Paths (with their Accept) already parsed, authorised and allowed → result key, and whether
     /// the format was negotiated. Cleared when its paths and keys would pass ``routeBytesLimit``
     /// (paths are up to 8 KB each, so a count alone would not bound it).
-    let routes = Locked<(map: [String: (key: String, negotiated: Bool)], bytes: Int)>(([:], 0))
+    let routes = Locked<(map: [String: Route], bytes: Int)>(([:], 0))
     static let routeBytesLimit = 16 << 20
     /// Spec texts parsed before → the spec and its key: a service sees few distinct specs (its
     /// sizes and presets), and parsing one and forming its key took 5 µs of a cold request.
@@ -45,6 +46,14 @@ public final class ImageProxyService: Sendable {
     static let specLimit = 1024
     /// Results being written to disk after their answer.
     let pendingStores = Locked(0)
+    /// Which files `local:///` sources may read.
+    let localPolicy: LocalSourcePolicy
+    /// Reads local sources, within ``ProxyConfiguration/maxSourceBytes``.
+    let fileLoader: FileLoader
+    /// The output defaults' part of every result key (``ProxyConfiguration/outputDefaultsKey``).
+    let outputDefaultsKey: String
+    /// The decoded watermark (``prepare()``) and its digest, for the `watermark` step.
+    let watermark = Locked<(image: Image, digest: String)?>(nil)
 
     /// A service for `configuration`.
     /// - Throws: ``ProxyError`` for an allowed origin or shared-cache URL that does not parse.
@@ -52,6 +61,9 @@ public final class ImageProxyService: Sendable {
         self.configuration = configuration
         self.logger = logger
         policy = try OriginPolicy(allowedPrefixes: configuration.allowedOrigins)
+        localPolicy = try LocalSourcePolicy(root: configuration.localRoot)
+        fileLoader = FileLoader(configuration: .init(maxFileSize: configuration.maxSourceBytes))
+        outputDefaultsKey = configuration.outputDefaultsKey
         var http = HTTPLoader.Configuration()
         http.maxConcurrentDownloads = configuration.maxConcurrentDownloads
         http.maxRedirects = 0  // followed by the service, so each hop is checked against the policy
@@ -128,14 +140,13 @@ public final class ImageProxyService: Sendable {
         // maps straight to its result key; the path alone decides all three, so none is redone.
         let routeKey = accept.map { path + "\u{0}" + $0 } ?? path
         if let route = routes.withLock({ $0.map[routeKey] }), let hit = results.value(forKey: route.key) {
-            return success(hit, cacheType: "memory", negotiated: route.negotiated, ifNoneMatch: ifNoneMatch)
+            return success(hit, cacheType: "memory", route: route, ifNoneMatch: ifNoneMatch)
         }
         do throws(ProxyError) {
-            let request = try ProxyRequest.parse(path: path)
+            let request = try ProxyRequest.parse(path: path, presets: configuration.presets)
             try authorise(request)
-            try policy.check(request.source)
+            try checkSource(request.source)
             let parsed = request.steps.isEmpty ? nil : try parsedSpec(request.specText)
-            let spec = parsed?.spec
             let choice: OutputChoice
             if let format = request.format {
                 guard encodable.contains(format) else { throw ProxyError.unsupportedFormat("no registered coder encodes \(format)") }
@@ -143,11 +154,11 @@ public final class ImageProxyService: Sendable {
             } else {
                 choice = OutputChoice.negotiate(accept: accept, encodable: encodable)
             }
-            let quality = request.quality ?? configuration.defaultQuality
-            let key = Self.resultKey(source: request.source, specKey: parsed?.key, choice: choice, quality: quality)
-            remember(route: routeKey, key: key, negotiated: request.format == nil)
-            let (rendered, cacheType) = try await render(key: key, source: request.source, spec: spec, choice: choice, quality: quality)
-            return success(rendered, cacheType: cacheType, negotiated: request.format == nil, ifNoneMatch: ifNoneMatch)
+            let key = resultKey(source: request.source, specKey: parsed?.key, choice: choice, output: request.output)
+            let route = Route(key: key, negotiated: request.format == nil, disposition: ContentDisposition(request.output, source: request.source))
+            remember(route: routeKey, route)
+            let (rendered, cacheType) = try await render(key: key, source: request.source, spec: parsed?.spec, choice: choice, output: request.output)
+            return success(rendered, cacheType: cacheType, route: route, ifNoneMatch: ifNoneMatch)
         } catch {
             return .error(error)
         }
