@@ -42,7 +42,8 @@ let package = Package(
             .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
             .product(name: "CoderHEIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),
             .product(name: "CoderGIF", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel"),
-            .product(name: "ColorLCMS", package: "ImageKernel"),
+            .product(name: "ColorLCMS", package: "ImageKernel"), .product(name: "CoderTIFF", package: "ImageKernel"),
+            .product(name: "CoderBMP", package: "ImageKernel"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
@@ -63,6 +64,7 @@ let package = Package(
             .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "CoderPNG", package: "ImageKernel"),
             .product(name: "CoderGIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),
             .product(name: "CoderHEIF", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel"),
+            .product(name: "CoderTIFF", package: "ImageKernel"), .product(name: "CoderBMP", package: "ImageKernel"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,9 +12,13 @@
 
 enum { clcms_linear_one = 1 << 15, clcms_matrix_one = 1 << 12, clcms_output_bits = 13, clcms_output_size = 1 << clcms_output_bits };
 
+/* What one source sample adds to the three outputs' linear values: the matrix entry times the
+ * sample's linear light, in Q17 (13 index bits and 4 more), so a pixel is three table reads and
+ * two additions per channel; entries below 64 keep the sums far from int32's range. */
+enum { clcms_contribution_shift = 4 };
+
 struct clcms_fast8 {
-    int32_t linear[3][256];
-    int32_t matrix[9];
+    int32_t contribution[3][256][4];
     uint8_t encode[3][clcms_output_size];
 };
 
@@ -62,6 +66,7 @@ clcms_fast8 *clcms_fast8_create(const clcms_profile *input, const clcms_profile 
     if (!clcms_invert3(target, inverse)) return NULL;
     clcms_fast8 *fast = calloc(1, sizeof *fast);
     if (!fast) return NULL;
+    int32_t matrix[9];
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++) {
             double sum = 0;
@@ -71,14 +76,19 @@ clcms_fast8 *clcms_fast8_create(const clcms_profile *input, const clcms_profile 
                 free(fast);
                 return NULL;
             }
-            fast->matrix[r * 3 + c] = (int32_t)lround(sum * clcms_matrix_one);
+            matrix[r * 3 + c] = (int32_t)lround(sum * clcms_matrix_one);
         }
     for (int c = 0; c < 3; c++) {
         for (int v = 0; v < 256; v++) {
             float linear = cmsEvalToneCurveFloat(in_curves[c], (float)v / 255.0f);
             if (linear < 0) linear = 0;
             if (linear > 1) linear = 1;
-            fast->linear[c][v] = (int32_t)lroundf(linear * clcms_linear_one);
+            /* Q15 linear light times a Q12 entry is Q27; to Q17 with rounding. */
+            int64_t q15 = lroundf(linear * clcms_linear_one);
+            for (int r = 0; r < 3; r++) {
+                int64_t q27 = q15 * matrix[r * 3 + c];
+                fast->contribution[c][v][r] = (int32_t)((q27 + (1 << 9)) >> 10);
+            }
         }
         cmsToneCurve *reverse = cmsReverseToneCurveEx(4096, out_curves[c]);
         if (!reverse) {
@@ -95,25 +105,30 @@ clcms_fast8 *clcms_fast8_create(const clcms_profile *input, const clcms_profile 
     return fast;
 }
 
-static inline int32_t clcms_index(int64_t value) {
-    /* Q15 linear x Q12 matrix = Q27; to a 13-bit index with rounding. */
-    int64_t index = (value + (1 << 13)) >> 14;
-    return (int32_t)(index < 0 ? 0 : index > clcms_output_size - 1 ? clcms_output_size - 1 : index);
+static inline int32_t clcms_index(int32_t sum) {
+    /* Q17 to a 13-bit index with rounding, clamped to the table. */
+    int32_t index = (sum + (1 << (clcms_contribution_shift - 1))) >> clcms_contribution_shift;
+    return index < 0 ? 0 : index > clcms_output_size - 1 ? clcms_output_size - 1 : index;
 }
 
 void clcms_fast8_run(
     const clcms_fast8 *fast, const uint8_t *source, size_t source_stride, uint8_t *destination, size_t destination_stride,
     int channels, uint32_t width, uint32_t rows) {
-    const int32_t *m = fast->matrix;
+    /* Local, restrict-qualified tables: the byte stores below cannot then be taken to alias them. */
+    const int32_t (*restrict red)[4] = fast->contribution[0];
+    const int32_t (*restrict green)[4] = fast->contribution[1];
+    const int32_t (*restrict blue)[4] = fast->contribution[2];
+    const uint8_t *restrict e0 = fast->encode[0], *restrict e1 = fast->encode[1], *restrict e2 = fast->encode[2];
     for (uint32_t y = 0; y < rows; y++) {
-        const uint8_t *s = source + (size_t)y * source_stride;
-        uint8_t *d = destination + (size_t)y * destination_stride;
+        const uint8_t *restrict s = source + (size_t)y * source_stride;
+        uint8_t *restrict d = destination + (size_t)y * destination_stride;
         for (uint32_t x = 0; x < width; x++, s += channels, d += channels) {
-            int64_t r = fast->linear[0][s[0]], g = fast->linear[1][s[1]], b = fast->linear[2][s[2]];
-            d[0] = fast->encode[0][clcms_index(m[0] * r + m[1] * g + m[2] * b)];
-            d[1] = fast->encode[1][clcms_index(m[3] * r + m[4] * g + m[5] * b)];
-            d[2] = fast->encode[2][clcms_index(m[6] * r + m[7] * g + m[8] * b)];
+            const int32_t *r = red[s[0]], *g = green[s[1]], *b = blue[s[2]];
+            int32_t x0 = r[0] + g[0] + b[0], x1 = r[1] + g[1] + b[1], x2 = r[2] + g[2] + b[2];
             if (channels == 4) d[3] = s[3];
+            d[0] = e0[clcms_index(x0)];
+            d[1] = e1[clcms_index(x1)];
+            d[2] = e2[clcms_index(x2)];
         }
     }
 }

@@ -148,17 +148,6 @@ struct ManagerOptionTests {
     }
 
     @Test func transformAnimatedImageTransformsEveryFrame() async throws {
-        struct FramesCoder: ImageCoder {
-            let name = "Frames"
-            func canDecode(_ data: Data) -> Bool { data.starts(with: Array("FRAMES".utf8)) }
-            func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
-                var image = RawCoder.makeImage(width: 8, height: 8)
-                image.frames = [ImageFrame(image: RawCoder.makeImage(width: 8, height: 8), duration: 0.1)]
-                image.duration = 0.05
-                image.loopCount = 3
-                return image
-            }
-        }
         let loader = MemoryLoader()
         loader.serve("f", data: Data("FRAMES".utf8))
         let manager = ImageManager(configuration: .init(loaders: LoaderRegistry([loader]), coders: CoderRegistry([FramesCoder()])))
@@ -173,9 +162,42 @@ struct ManagerOptionTests {
         #expect(animated.image?.loopCount == 3)
     }
 
+    @Test func theManagerHandsAnAnimationToTheTransformerWhole() async throws {
+        /// Sees every frame at once: records how many it got in the loop count.
+        struct WholeAnimation: ImageTransformer {
+            let key = "whole"
+            func transform(_ image: Image) throws(ImageKernelError) -> Image { image }
+            func transformAnimation(_ image: Image) throws(ImageKernelError) -> Image {
+                var output = image
+                output.loopCount = 100 * image.frameCount
+                return output
+            }
+        }
+        let loader = MemoryLoader()
+        loader.serve("f", data: Data("FRAMES".utf8))
+        let manager = ImageManager(configuration: .init(loaders: LoaderRegistry([loader]), coders: CoderRegistry([FramesCoder()])))
+        var context = ImageContext()
+        context.transformer = WholeAnimation()
+        let animated = try await manager.image(for: memURL("f"), options: [.transformAnimatedImage, .fromLoaderOnly], context: context)
+        #expect(animated.image?.loopCount == 200)
+    }
+
     @Test func namedOptionsParse() {
         #expect(ImageOptions(parsing: "retryFailed, fromLoaderOnly") == [.retryFailed, .fromLoaderOnly])
         #expect(ImageOptions(parsing: "") == [])
         #expect(ImageOptions(parsing: "bogus") == nil)
+    }
+}
+
+/// Decodes `FRAMES` to an 8x8 image with one more 8x8 frame.
+private struct FramesCoder: ImageCoder {
+    let name = "Frames"
+    func canDecode(_ data: Data) -> Bool { data.starts(with: Array("FRAMES".utf8)) }
+    func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
+        var image = RawCoder.makeImage(width: 8, height: 8)
+        image.frames = [ImageFrame(image: RawCoder.makeImage(width: 8, height: 8), duration: 0.1)]
+        image.duration = 0.05
+        image.loopCount = 3
+        return image
     }
 }

@@ -107,4 +107,31 @@ struct SmartCropTests {
             #expect(fill.width == 10 && fill.pixelFormat == format)
         }
     }
+
+    @Test func thePlanarResizeChoosesTheSameSmartWindowAsTheRGBOne() throws {
+        let image = try Self.scene(width: 400, height: 100, subjectAt: 330, 30, side: 40)
+        // Full-range Y′CbCr (JPEG's) planes of the scene, 4:4:4.
+        var luma = [UInt8](), cb = [UInt8](), cr = [UInt8]()
+        for i in stride(from: 0, to: image.pixels.count, by: 3) {
+            let r = Double(image.pixels[i]), g = Double(image.pixels[i + 1]), b = Double(image.pixels[i + 2])
+            let y = 0.299 * r + 0.587 * g + 0.114 * b
+            luma.append(UInt8(y.rounded()))
+            cb.append(UInt8(max(0, min(255, (128 + (b - y) / 1.772).rounded()))))
+            cr.append(UInt8(max(0, min(255, (128 + (r - y) / 1.402).rounded()))))
+        }
+        func plane(_ samples: [UInt8]) throws -> Image { try Image(width: 400, height: 100, pixelFormat: .gray8, pixels: samples) }
+        let planes = try YCbCrImage(luma: plane(luma), blueDifference: plane(cb), redDifference: plane(cr), subsampling: YCbCrImage.Subsampling(horizontal: 1, vertical: 1)!)
+        let resize = ResizeTransformer(.fill, width: 50, height: 50, placement: .smart)
+        let planar = try resize.transform(planes, subsampling: YCbCrImage.Subsampling(horizontal: 1, vertical: 1)!)
+        let rgb = try resize.transform(image)
+        // The same window: the planar luma matches the RGB result's luma within rounding.
+        var worst = 0
+        for y in 0..<50 {
+            for x in 0..<50 {
+                let expected = 0.299 * Double(sample(rgb, x, y, 0)) + 0.587 * Double(sample(rgb, x, y, 1)) + 0.114 * Double(sample(rgb, x, y, 2))
+                worst = max(worst, abs(Int(planar.luma.pixels[y * planar.luma.bytesPerRow + x]) - Int(expected.rounded())))
+            }
+        }
+        #expect(worst <= 3)
+    }
 }

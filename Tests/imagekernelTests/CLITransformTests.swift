@@ -33,6 +33,33 @@ struct CLITransformTests {
         }
     }
 
+    @Test func convertCompositesTheWatermarkFileAndFlattensOnTheBackground() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-watermark-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = TestData.url("exif-orientation/recurser/Landscape_6.jpg").path
+        let mark = TestData.url("exif-orientation/pillow/hopper_orientation_6.jpg").path
+        let plain = dir.appendingPathComponent("plain.png").path, marked = dir.appendingPathComponent("marked.png").path
+        let spec = "orient/resize:fit:90:90/pad:0:0:10:0/background:ff0000"
+        #expect(try CLI.run(["convert", "--transform", spec, source, plain]).status == 0)
+        let output = try CLI.run(["convert", "--transform", spec + "/watermark:1:re:0.5", "--watermark", mark, source, marked])
+        #expect(output.status == 0, "\(output.stderr)")
+        let plainInfo = try #require(try CLI.run(["info", plain]).lines.dropFirst().first)
+        let markedInfo = try #require(try CLI.run(["info", marked]).lines.dropFirst().first)
+        // 90x60 padded to 90x70 and flattened: RGB; the tiled watermark changes the pixels.
+        #expect(Array(plainInfo[1...4]) == ["png", "90", "70", "rgb8"])
+        #expect(Array(markedInfo[1...4]) == ["png", "90", "70", "rgb8"])
+        #expect(plainInfo[6] != markedInfo[6])
+    }
+
+    @Test func aWatermarkStepWithoutWatermarkIsAUsageError() throws {
+        let output = try CLI.run(["convert", "x.png", "y.png", "--transform", "watermark:0.5"])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("no watermark image is configured"), "\(output.stderr)")
+        let missing = try CLI.run(["convert", TestData.url("exif-orientation/recurser/Landscape_6.jpg").path, "/tmp/ik-never.png", "--transform", "watermark:0.5", "--watermark", "/nonexistent/mark.png"])
+        #expect(missing.status != 0 && missing.stderr.contains("--watermark"), "\(missing.stderr)")
+    }
+
     @Test func benchResizePrintsMedianMinMax() throws {
         let file = TestData.url("exif-orientation/pillow/hopper_orientation_3.jpg").path
         for extra in [["--size", "50x50", "--filter", "bilinear"], ["--transform", "blur:1.5", "--threads", "1"]] {

@@ -160,7 +160,7 @@ struct ProxyServiceTests {
             (Paths.plain(origin.url("missing.jpg")), 404, "http_status"),
             (Paths.plain(origin.url("error")), 502, "http_status"),
             (Paths.plain(origin.url("photo.jpg"), format: "tga"), 415, "unsupported"),
-            (Paths.plain(origin.url("photo.jpg"), spec: "f:bmp"), 415, "unsupported"),
+            (Paths.plain(origin.url("photo.jpg"), spec: "f:pdf"), 415, "unsupported"),
             (Paths.plain(origin.url("notes.txt")), 415, "no_coder"),
             (Paths.plain(origin.url("corrupt.png")), 422, "corrupt_data"),
             (Paths.plain(origin.url("truncated.jpg")), 422, "truncated"),

@@ -27,6 +27,11 @@ extension ImageFormat {
         case .webp: "image/webp"
         case .avif: "image/avif"
         case .heic, .heif: "image/heic"
+        case .tiff: "image/tiff"
+        case .bmp: "image/bmp"
+        case .ico: "image/x-icon"
+        case .svg: "image/svg+xml"
+        case ImageFormat(rawValue: "jxl"): "image/jxl"
         default: "application/octet-stream"
         }
     }

@@ -8,10 +8,11 @@ import ImageKernel
 ///
 /// `spec` is zero or more transform steps (`orient/resize:fill:300:200/round:12`) mixed with
 /// presets (`preset:NAME`, expanded first, see ``ProxyPresets``) and the output options of
-/// ``ProxyRequest/Output`` (`q:Q`, `f:FORMAT`, `progressive`, `max_bytes:N`, `filename:NAME`,
-/// `attachment`). The source is an http(s) URL or `local:///path` (under the service's
-/// `--local-root`). Parsing checks the shape only; the signature, the origin and the spec's
-/// steps are checked by the service.
+/// ``ProxyRequest/Output`` (`q:Q`, `f:FORMAT` — `jpeg`, `png`, `webp`, `avif`, `heic`, `gif`,
+/// `jxl`, `tiff`, `bmp`, `ico` —, `progressive`, `max_bytes:N`, `filename:NAME`, `attachment`).
+/// The source is an http(s) URL or `local:///path` (under the service's `--local-root`).
+/// Parsing checks the shape only; the signature, the origin and the spec's steps are checked by
+/// the service.
 public struct ProxyRequest: Sendable, Equatable {
     /// The first path segment: an HMAC-SHA256 in base64url, or `unsafe`.
     public var signature: String
@@ -103,8 +104,10 @@ public struct ProxyRequest: Sendable, Equatable {
     /// The format a name or extension names, for output.
     /// - Throws: ``ProxyError`` 415 for a name no format has.
     public static func outputFormat(named name: String) throws(ProxyError) -> ImageFormat {
-        guard let format = ImageFormat(fileExtension: name) else {
-            throw .unsupportedFormat("\(name.prefix(32)) is not an output format (jpeg, png, webp, avif, heic, gif)")
+        let lower = name.lowercased()
+        guard let format = lower == "jxl" ? OutputChoice.jxl : ImageFormat(fileExtension: lower) else {
+            let names = OutputChoice.outputFormats.map(\.rawValue).joined(separator: ", ")
+            throw .unsupportedFormat("\(name.prefix(32)) is not an output format (\(names))")
         }
         return format
     }

@@ -75,8 +75,8 @@ public final class ImageProxyService: Sendable {
         } catch {
             throw ProxyError(status: 500, code: "invalid_configuration", message: "LoaderHTTP: \(error)")
         }
-        let coders = CoderRegistry([JPEGCoder(), PNGCoder(), WebPCoder(), HEIFCoder(), GIFCoder()])
-        encodable = Set([ImageFormat.jpeg, .png, .webp, .avif, .heic, .gif].filter { coders.coder(forEncoding: $0) != nil })
+        let coders = CoderRegistry(Self.coders())
+        encodable = Set(OutputChoice.outputFormats.filter { coders.coder(forEncoding: $0) != nil })
 
         var lower: [any ImageCache] = []
         if let url = configuration.sharedCache {

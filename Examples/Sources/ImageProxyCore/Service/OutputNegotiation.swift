@@ -2,8 +2,10 @@ import Foundation
 import ImageKernel
 
 /// The output format of a request: the one it names, else the best one `Accept` allows that a
-/// coder can encode (AVIF, then WebP; WebP first for an animated source, which AVIF cannot carry
-/// here), else the source's.
+/// coder can encode (AVIF, then WebP, then JPEG XL; WebP first for an animated source, which AVIF
+/// cannot carry here), else the source's when browsers show it (``webFormats``), else PNG for a
+/// result with alpha and JPEG for one without: a TIFF, BMP, ICO or SVG source is never answered in
+/// its own format unless the request names it.
 enum OutputChoice: Sendable, Hashable {
     case format(ImageFormat)
     /// The encodable formats `Accept` allows, best first (never empty).
@@ -12,6 +14,19 @@ enum OutputChoice: Sendable, Hashable {
 
     /// The formats an animated result can take.
     static let animatable: Set<ImageFormat> = [.gif, .webp]
+
+    /// Every format a request may name (`f:`, `@`, `.`), when a registered coder encodes it.
+    static let outputFormats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .heic, .gif, jxl, .tiff, .bmp, .ico]
+
+    /// JPEG XL, by its raw value: the kernel names it once CoderJXL is registered.
+    static let jxl = ImageFormat(rawValue: "jxl")
+
+    /// The formats `Accept` negotiation offers, best first.
+    static let negotiable: [ImageFormat] = [.avif, .webp, jxl]
+
+    /// The source formats a result keeps when the request names none and `Accept` offers nothing
+    /// better: those every browser (or, for HEIC, the platform that sent it) shows.
+    static let webFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .heic, .gif]
 
     var keyPart: String {
         switch self {
@@ -25,7 +40,7 @@ enum OutputChoice: Sendable, Hashable {
     static func negotiate(accept: String?, encodable: Set<ImageFormat>) -> OutputChoice {
         guard let accept else { return .source }
         let accepted = acceptedMediaTypes(accept)
-        let formats = [ImageFormat.avif, .webp].filter { encodable.contains($0) && accepted.contains($0.mediaType) }
+        let formats = negotiable.filter { encodable.contains($0) && accepted.contains($0.mediaType) }
         return formats.isEmpty ? .source : .accepted(formats)
     }
 
@@ -41,7 +56,8 @@ enum OutputChoice: Sendable, Hashable {
     /// The format to encode a result in: for an animated result, one that keeps the animation
     /// where the choice allows one.
     func resolve(sourceFormat: ImageFormat, animated: Bool, hasAlpha: Bool, encodable: Set<ImageFormat>) -> ImageFormat {
-        let sourceOrFallback = encodable.contains(sourceFormat) ? sourceFormat : (hasAlpha ? .png : .jpeg)
+        let keepsSource = encodable.contains(sourceFormat) && Self.webFormats.contains(sourceFormat)
+        let sourceOrFallback = keepsSource ? sourceFormat : (hasAlpha ? .png : .jpeg)
         switch self {
         case .format(let format):
             return format

@@ -36,6 +36,9 @@ enum Origin {
             "truncated.jpg": try example("photo.jpg").prefix(1500),
             "corrupt.png": try TestData.data("pngsuite/xcsn0g01.png"),  // bad data checksum
             "huge.bin": Data(count: 3 << 20),
+            "scan.tif": try TestData.data("tiff/derived/hopper_lzw_tiled64.tif"),
+            "paletted.bmp": try TestData.data("bmp/bmpsuite/g/pal8.bmp"),
+            "favicon.ico": try TestData.data("ico/pillow/hopper.ico"),
         ]
         var list = "# the gallery test's 24 images\n"
         for (index, path) in galleryFiles.enumerated() {
