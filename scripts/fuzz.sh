@@ -38,6 +38,7 @@ seed_files() {
     fuzz-gif) find "$testdata" -type f -name '*.gif' -size -256k ;;
     fuzz-bmp) find "$testdata" -type f \( -name '*.bmp' -o -name '*.ico' -o -name '*.cur' \) -size -256k ;;
     fuzz-tiff) find "$testdata" -type f \( -name '*.tif' -o -name '*.tiff' \) -size -256k ;;
+    fuzz-svg) find "$testdata" -type f -name '*.svg' -size -256k ;;
     fuzz-sniff) find "$testdata" -type f -size -16k | sort | sed -n 1,200p ;;
     fuzz-icc) find "$testdata" -type f \( -name '*.icc' -o -name '*.icm' \) -size -256k; find /usr/share/color/icc -type f -name '*.icc' -size -256k 2>/dev/null ;;
     *) ;;
@@ -92,13 +93,13 @@ dictionary() {
   case $1 in
     fuzz-png) echo png ;; fuzz-jpeg) echo jpeg ;; fuzz-heif) echo heif ;; fuzz-webp) echo webp ;;
     fuzz-gif) echo gif ;; fuzz-bmp) echo bmp ;; fuzz-http-response) echo http ;; fuzz-disk-entry) echo disk-entry ;;
-    fuzz-tiff) echo tiff ;;
+    fuzz-tiff) echo tiff ;; fuzz-svg) echo svg ;;
     fuzz-transform-spec) echo transform-spec ;; fuzz-proxy-path) echo proxy-path ;; fuzz-icc) echo icc ;; *) echo "" ;;
   esac
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-bmp fuzz-tiff fuzz-sniff fuzz-disk-entry fuzz-http-response
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-bmp fuzz-tiff fuzz-svg fuzz-sniff fuzz-disk-entry fuzz-http-response
   fuzz-transform-spec fuzz-proxy-path fuzz-icc)
 status=0
 results=()

@@ -31,6 +31,7 @@ groups=(
   "--filter CoderBMPTests"
   "--filter CoderTIFFTests --skip TIFFPeakMemoryTests"
   "--filter TIFFPeakMemoryTests"
+  "--filter CoderSVGTests"
   "--filter ColorLCMSTests"
   "--filter CacheDiskTests"
   "--filter TransformersTests"

@@ -53,6 +53,31 @@ struct SniffingTests {
         #expect(ImageFormat.sniff(Data(bytes)) == format)
     }
 
+    /// SVG by its document element after the XML prolog, never by a `<svg` further in.
+    @Test(arguments: [
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n<!-- Generator: x -->\n<svg version=\"1.1\">",
+        "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n<svg>",
+        "<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY a \"<svg>]>\"><!-- ] > --><!ENTITY b 'x'>]><svg/>",
+        "\u{FEFF}<?xml version=\"1.0\"?>\r\n<svg\twidth=\"1\"/>",
+        "<!--" + String(repeating: "a long comment ", count: 500) + "-->\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+        "<svg:svg xmlns:svg=\"http://www.w3.org/2000/svg\"/>",
+    ])
+    func svgAfterProlog(_ text: String) {
+        #expect(ImageFormat.sniff(Array(text.utf8)) == .svg)
+    }
+
+    @Test(arguments: [
+        "<html><body><svg width=\"1\" height=\"1\"></svg></body></html>",
+        "<?xml version=\"1.0\"?><svgfoo/>",
+        "<?xml version=\"1.0\"?><!-- <svg> in a comment that never ends",
+        "<?xml version=\"1.0\"?>\n<!-- a comment -->",
+        "hello <svg>",
+        "<svg",
+    ])
+    func notSVG(_ text: String) {
+        #expect(ImageFormat.sniff(Array(text.utf8)) != .svg)
+    }
+
     @Test func nonImagesAreUnknown() {
         #expect(ImageFormat.sniff([UInt8]()) == .unknown)
         #expect(ImageFormat.sniff([0x89, 0x50]) == .unknown, "a truncated PNG signature")

@@ -5,6 +5,7 @@ import CacheRedis
 import CoderBMP
 import CoderHEIF
 import CoderGIF
+import CoderSVG
 import CoderTIFF
 import CoderJPEG
 import CoderPNG
@@ -16,7 +17,7 @@ import LoaderHTTP
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder(), BMPCoder(pngCoder: PNGCoder()), TIFFCoder()])
+        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder(), BMPCoder(pngCoder: PNGCoder()), TIFFCoder(), SVGCoder()])
     }
 
     /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at
