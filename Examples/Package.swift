@@ -37,6 +37,7 @@ let package = Package(
         ]),
         .target(name: "ImageProxyCore", dependencies: [
             .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "LoaderHTTP", package: "ImageKernel"),
+            .product(name: "LoaderFile", package: "ImageKernel"),
             .product(name: "CacheDisk", package: "ImageKernel"), .product(name: "CacheRedis", package: "ImageKernel"),
             .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
             .product(name: "CoderHEIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),
@@ -63,9 +64,9 @@ let package = Package(
             .product(name: "ImageKernelTestSupport", package: "ImageKernel"),
             .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "CoderPNG", package: "ImageKernel"),
             .product(name: "CoderGIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),
-            .product(name: "Transformers", package: "ImageKernel"), .product(name: "CoderTIFF", package: "ImageKernel"),
-            .product(name: "CoderBMP", package: "ImageKernel"), .product(name: "CoderJXL", package: "ImageKernel"),
-            .product(name: "CoderSVG", package: "ImageKernel"),
+            .product(name: "CoderHEIF", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel"),
+            .product(name: "CoderTIFF", package: "ImageKernel"), .product(name: "CoderBMP", package: "ImageKernel"),
+            .product(name: "CoderJXL", package: "ImageKernel"), .product(name: "CoderSVG", package: "ImageKernel"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -84,6 +84,8 @@ PY
       printf '/unsafe/orient/resize:fill:300:200/q:80/plain/http%%3A%%2F%%2F127.0.0.1%%3A8080%%2Fa.jpg@webp' > "$dir/plain"
       printf '/unsafe/resize:fit:64:64/aHR0cHM6Ly9jZG4uZXhhbXBsZS5jb20vaW1hZ2VzL2NhdC5wbmc.avif' > "$dir/base64"
       printf '/lGUqI4JvQjcBfombObcTQVe5wwsQtatggfrRKvi_pXg/f:png/plain/http://rebound.example.com/x.png' > "$dir/signed"
+      printf '/unsafe/preset:card/progressive/max_bytes:5000/fn:caf%%C3%%A9/att/plain/local%%3A%%2F%%2F%%2Fsub%%2Fa.jpg' > "$dir/local"
+      printf '/unsafe/pr:thumb:dl/plain/local:///escape@png' > "$dir/presets"
       ;;
   esac
 }
