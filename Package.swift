@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "CoderGIF", targets: ["CoderGIF"]),
         .library(name: "CoderBMP", targets: ["CoderBMP"]),
         .library(name: "CoderTIFF", targets: ["CoderTIFF"]),
+        .library(name: "CoderJXL", targets: ["CoderJXL"]),
+        .library(name: "CoderSVG", targets: ["CoderSVG"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ColorLCMS", targets: ["ColorLCMS"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
@@ -80,6 +82,14 @@ let package = Package(
         // handlers and the strip/tile loops.
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .target(name: "CoderTIFF", dependencies: ["ImageKernel", "CTIFF"], swiftSettings: strict),
+        // libjxl reports errors by status; the shim holds the bounded memory manager.
+        .target(name: "CJXL", linkerSettings: [.linkedLibrary("jxl"), .linkedLibrary("jxl_threads")]),
+        .target(name: "CoderJXL", dependencies: ["ImageKernel", "CJXL"], swiftSettings: strict),
+        // librsvg 2.54 and cairo: pkg-config's flags come from the system-library target; the shim
+        // holds every glib and cairo call (loading without a base URL, rendering, un-premultiplying).
+        .systemLibrary(name: "CLibRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .target(name: "CRSVG", dependencies: ["CLibRSVG"]),
+        .target(name: "CoderSVG", dependencies: ["ImageKernel", "CRSVG"], swiftSettings: strict),
         // lcms2 behind typed functions: per-object contexts whose log handler keeps the message, pixel-type macros.
         .target(name: "CLCMS", linkerSettings: [.linkedLibrary("lcms2")]),
         .target(name: "ColorLCMS", dependencies: ["ImageKernel", "CLCMS"], swiftSettings: strict),
@@ -107,7 +117,7 @@ let package = Package(
             name: "imagekernel",
             dependencies: [
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CoderBMP", "CacheDisk",
-                "CacheRedis", "Transformers", "CoderTIFF", "ColorLCMS",
+                "CacheRedis", "Transformers", "CoderTIFF", "CoderJXL", "CoderSVG", "ColorLCMS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -163,6 +173,16 @@ let package = Package(
         .testTarget(
             name: "CoderTIFFTests",
             dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderTIFF", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderJXLTests",
+            dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderJXL", "CoderPNG", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoderSVGTests",
+            dependencies: ["ImageKernelTestSupport", "AnimationReference", "CoderSVG", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -71,6 +71,13 @@ let package = Package(
                 .product(name: "CoderGIF", package: "ImageKernel"),
             ]
         ),
+        // librsvg and cairo called directly (bench-svg's baseline); pkg-config's flags through the system library.
+        .systemLibrary(name: "CBenchLibRSVG", pkgConfig: "librsvg-2.0"),
+        .target(name: "CBenchSVG", dependencies: ["CBenchLibRSVG"]),
+        .executableTarget(
+            name: "bench-svg",
+            dependencies: ["BenchSupport", "CBenchSVG", .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "CoderSVG", package: "ImageKernel")]
+        ),
         .target(name: "CBenchTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .executableTarget(
             name: "bench-tiff",
@@ -78,6 +85,15 @@ let package = Package(
                 "BenchSupport", "CBenchTIFF",
                 .product(name: "ImageKernel", package: "ImageKernel"),
                 .product(name: "CoderTIFF", package: "ImageKernel"),
+            ]
+        ),
+        .target(name: "CBenchJXL", linkerSettings: [.linkedLibrary("jxl"), .linkedLibrary("jxl_threads")]),
+        .executableTarget(
+            name: "bench-jxl",
+            dependencies: [
+                "BenchSupport", "CBenchJXL",
+                .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CoderJXL", package: "ImageKernel"),
             ]
         ),
         .executableTarget(

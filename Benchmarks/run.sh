@@ -14,6 +14,10 @@
 #   bench-bmp       CoderBMP decode of BMPs (24/32-bit, palette, RLE8) and ICOs vs Pillow(-SIMD) in process
 #                   (Scripts/pillow_bmp.py)
 #   bench-tiff      CoderTIFF 12 MP RGB decode/encode (deflate, LZW) vs libtiff called from C
+#   bench-jxl       CoderJXL 12 MP RGB decode/encode (lossy, lossless) vs libjxl called from C; 256 px thumbnail
+#                   of 24 MP vs Pillow + pillow-jxl-plugin in process (Scripts/pillow_jxl_thumbnail.py)
+#   bench-svg       CoderSVG 256 px renders of two documents vs librsvg called from C (CBenchSVG) and vs
+#                   libvips 8.18's thumbnail of the same SVG in process (Scripts/vips_thumbnail.py)
 #   bench-color     ColorLCMS: a 12 MP Adobe RGB image to sRGB vs libvips 8.18's icc_transform in process
 #                   (Scripts/vips_icc.py); the first call (transform build) and a 400x300 source
 #   bench-disk      CacheDisk store/read vs raw files

@@ -33,6 +33,8 @@ let package = Package(
         fuzzTarget("fuzz-gif", ["CoderGIF"]),
         fuzzTarget("fuzz-bmp", ["CoderBMP"]),
         fuzzTarget("fuzz-tiff", ["CoderTIFF"]),
+        fuzzTarget("fuzz-jxl", ["CoderJXL"]),
+        fuzzTarget("fuzz-svg", ["CoderSVG"]),
         fuzzTarget("fuzz-sniff", []),
         fuzzTarget("fuzz-disk-entry", ["CacheDisk"]),
         fuzzTarget("fuzz-http-response", ["LoaderHTTP"]),

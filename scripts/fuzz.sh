@@ -38,6 +38,8 @@ seed_files() {
     fuzz-gif) find "$testdata" -type f -name '*.gif' -size -256k ;;
     fuzz-bmp) find "$testdata" -type f \( -name '*.bmp' -o -name '*.ico' -o -name '*.cur' \) -size -256k ;;
     fuzz-tiff) find "$testdata" -type f \( -name '*.tif' -o -name '*.tiff' \) -size -256k ;;
+    fuzz-jxl) find "$testdata" -type f -name '*.jxl' -size -256k ;;
+    fuzz-svg) find "$testdata" -type f -name '*.svg' -size -256k ;;
     fuzz-sniff) find "$testdata" -type f -size -16k | sort | sed -n 1,200p ;;
     fuzz-icc) find "$testdata" -type f \( -name '*.icc' -o -name '*.icm' \) -size -256k; find /usr/share/color/icc -type f -name '*.icc' -size -256k 2>/dev/null ;;
     *) ;;
@@ -99,6 +101,8 @@ PY
       printf '/unsafe/orient/resize:fill:300:200/q:80/plain/http%%3A%%2F%%2F127.0.0.1%%3A8080%%2Fa.jpg@webp' > "$dir/plain"
       printf '/unsafe/resize:fit:64:64/aHR0cHM6Ly9jZG4uZXhhbXBsZS5jb20vaW1hZ2VzL2NhdC5wbmc.avif' > "$dir/base64"
       printf '/lGUqI4JvQjcBfombObcTQVe5wwsQtatggfrRKvi_pXg/f:png/plain/http://rebound.example.com/x.png' > "$dir/signed"
+      printf '/unsafe/preset:card/progressive/max_bytes:5000/fn:caf%%C3%%A9/att/plain/local%%3A%%2F%%2F%%2Fsub%%2Fa.jpg' > "$dir/local"
+      printf '/unsafe/pr:thumb:dl/plain/local:///escape@png' > "$dir/presets"
       ;;
   esac
 }
@@ -107,13 +111,13 @@ dictionary() {
   case $1 in
     fuzz-png) echo png ;; fuzz-jpeg) echo jpeg ;; fuzz-heif) echo heif ;; fuzz-webp) echo webp ;;
     fuzz-gif) echo gif ;; fuzz-bmp) echo bmp ;; fuzz-http-response) echo http ;; fuzz-disk-entry) echo disk-entry ;;
-    fuzz-tiff) echo tiff ;;
+    fuzz-tiff) echo tiff ;; fuzz-jxl) echo jxl ;; fuzz-svg) echo svg ;;
     fuzz-transform-spec) echo transform-spec ;; fuzz-proxy-path) echo proxy-path ;; fuzz-icc) echo icc ;; fuzz-exif) echo exif ;; *) echo "" ;;
   esac
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-bmp fuzz-tiff fuzz-sniff fuzz-disk-entry fuzz-http-response
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-bmp fuzz-tiff fuzz-jxl fuzz-svg fuzz-sniff fuzz-disk-entry fuzz-http-response
   fuzz-transform-spec fuzz-proxy-path fuzz-icc fuzz-exif)
 status=0
 results=()

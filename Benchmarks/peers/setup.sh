@@ -14,6 +14,8 @@
 #   vips         pyvips with pyvips-binary (libvips 8.18 with Highway SIMD; Debian's 8.14 is slower
 #                and is context only)
 #   thumbor      thumbor 7.8, the Python image service `Examples/bench` runs beside image-proxy
+#   pillow-jxl   Pillow with pillow-jxl-plugin 1.3 (its wheel bundles libjxl 0.12): the JPEG XL
+#                peer (the libvips wheel has no JXL loader)
 #
 # Needs python3 with venv and pip; Pillow-SIMD's build needs a C compiler and the JPEG, PNG and
 # zlib headers, installed here when missing (apt-get, as root or with sudo).
@@ -67,3 +69,4 @@ if wanted pillow-simd; then
 fi
 if wanted vips; then make_venv vips "pyvips" "pyvips-binary>=8.18,<8.19"; fi
 if wanted thumbor; then make_venv thumbor "thumbor>=7.8,<7.9"; fi
+if wanted pillow-jxl; then make_venv pillow-jxl pillow "pillow-jxl-plugin>=1.3,<1.4"; fi

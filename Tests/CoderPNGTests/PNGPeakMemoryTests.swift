@@ -68,12 +68,3 @@ struct PNGPeakMemoryTests {
         #expect(scaledPeak <= fullPeak / 8, "scale-down peak \(scaledPeak) bytes vs full \(fullPeak) bytes")
     }
 }
-
-extension MemoryProbe {
-    /// Whether this test process was started with a `--filter` naming `name`, i.e. for that
-    /// suite alone rather than beside every other test of the target.
-    static func filterNames(_ name: String) -> Bool {
-        let arguments = CommandLine.arguments
-        return zip(arguments, arguments.dropFirst()).contains { $0 == "--filter" && $1.contains(name) }
-    }
-}

@@ -81,14 +81,7 @@ struct HostileInputTests {
     }
 
     /// The 10 smallest TIFFs of the corpus (outside broken/).
-    static let smallestFiles: [String] = {
-        let rows = FormatsReference.tiffRows.filter { $0.path.hasPrefix("tiff/") }
-        let sized = rows.compactMap { row -> (String, Int)? in
-            guard let data = try? TestData.data(row.path) else { return nil }
-            return (row.path, data.count)
-        }
-        return sized.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(10).map(\.0)
-    }()
+    static let smallestFiles = TestData.smallestFiles(FormatsReference.tiffRows.filter { $0.path.hasPrefix("tiff/") }.map(\.path))
 
     @Test("every prefix gives a typed error or an image", arguments: smallestFiles)
     func everyPrefixIsHandled(_ path: String) throws {

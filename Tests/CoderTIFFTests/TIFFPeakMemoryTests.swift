@@ -46,12 +46,3 @@ struct TIFFPeakMemoryTests {
         #expect(thumbnailPeak <= fullPeak / 16, "thumbnail peak \(thumbnailPeak) bytes vs full \(fullPeak) bytes")
     }
 }
-
-extension MemoryProbe {
-    /// Whether this test process was started with a `--filter` naming `name`, i.e. for that
-    /// suite alone rather than beside every other test of the target.
-    static func filterNames(_ name: String) -> Bool {
-        let arguments = CommandLine.arguments
-        return zip(arguments, arguments.dropFirst()).contains { $0 == "--filter" && $1.contains(name) }
-    }
-}

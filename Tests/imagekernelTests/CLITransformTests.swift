@@ -16,6 +16,23 @@ struct CLITransformTests {
         #expect(Array(info[1...5]) == ["png", "40", "30", "rgba8", "1"])
     }
 
+    /// An SVG is drawn at the resize's box: a 100000x100000 document (refused at its own size,
+    /// over the pixel limit) converts to a 300 px PNG; `info` renders it at its own size.
+    @Test func convertRendersAnSVGAtTheResizesBox() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-svg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let huge = TestData.url("broken/svg/huge-canvas.svg").path
+        let png = dir.appendingPathComponent("out.png").path
+        let output = try CLI.run(["convert", "--transform", "resize:fit:300:300", huge, png])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.lines.dropFirst().first.map { Array($0[2...4]) } == ["png", "300", "300"])
+        let refused = try CLI.run(["info", huge])
+        #expect(refused.lines.dropFirst().first?[1] == "error" && refused.lines.dropFirst().first?[2] == "pixel_limit_exceeded")
+        let info = try #require(try CLI.run(["info", TestData.url("svg/resvg/shapes/rect/simple-case.svg").path]).lines.dropFirst().first)
+        #expect(Array(info[1...4]) == ["svg", "200", "200", "rgba8"])
+    }
+
     @Test func fetchAppliesATransformAndReportsTheTransformedSize() throws {
         let source = TestData.url("exif-orientation/recurser/Landscape_6.jpg").path
         let output = try CLI.run(["fetch", "--transform", "orient/resize:fit:90:90", source])

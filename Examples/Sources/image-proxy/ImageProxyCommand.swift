@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import ImageKernel
 import ImageProxyCore
 import Logging
 import Metrics
@@ -61,6 +62,30 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Flag(help: "Keep a source's ICC profile (pixels untouched) instead of converting to sRGB and writing none (imgproxy's IMGPROXY_STRIP_COLOR_PROFILE=false).")
     var keepColorProfile = false
 
+    @Option(name: .customLong("preset"), help: "A named spec, NAME=SPEC, used in paths as preset:NAME (repeatable).")
+    var presets: [String] = []
+
+    @Option(help: "A file of presets, one NAME=SPEC a line (# comments).")
+    var presetsFile: String?
+
+    @Flag(help: "Serve presets only: refuse (403 presets_only) every spec that is not only preset:NAME segments.")
+    var onlyPresets = false
+
+    @Option(help: "Serve local:///path sources from under this directory (off without it).")
+    var localRoot: String?
+
+    @Flag(help: "Write progressive JPEGs unless a request says progressive:0.")
+    var jpegProgressive = false
+
+    @Flag(help: "Write interlaced (Adam7) PNGs unless a request says progressive:0.")
+    var pngInterlaced = false
+
+    @Option(name: .customLong("quality"), help: "Default quality of a format, FORMAT=Q (repeatable; defaults jpeg=80 webp=79 avif=63 jxl=77, others 80); a bare Q sets the others.")
+    var qualities: [String] = []
+
+    @Option(help: "The image the watermark step places: a file path or an http(s) URL under --allow-origin, loaded once at start.")
+    var watermark: String?
+
     @Flag(help: "Keep EXIF Copyright and Artist, XMP rights and creator and IPTC copyright notice and by-line in results; by default results carry no metadata (imgproxy's IMGPROXY_KEEP_COPYRIGHT).")
     var keepCopyright = false
 
@@ -73,6 +98,21 @@ struct ImageProxyCommand: AsyncParsableCommand {
         if let key, let salt, ProxySigner(keyHex: key, saltHex: salt) == nil { throw ValidationError("--key and --salt take hex; the key must not be empty") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
         if memoryMb < 0 || maxAnimationFrames < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 { throw ValidationError("limits must be positive") }
+    }
+
+    /// `--quality FORMAT=Q` (or a bare `Q`, the default of formats not named).
+    static func applyQualities(_ texts: [String], to configuration: inout ProxyConfiguration) throws {
+        for text in texts {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let q = Int(parts.last ?? ""), (1...100).contains(q) else { throw ValidationError("--quality \(text): Q is 1…100") }
+            if parts.count == 1 {
+                configuration.defaultQuality = q
+            } else if let format = ImageFormat(fileExtension: parts[0]) ?? (parts[0].lowercased() == "jxl" ? ImageFormat(rawValue: "jxl") : nil) {
+                configuration.formatQuality[format] = q
+            } else {
+                throw ValidationError("--quality \(text): \(parts[0]) is not a format")
+            }
+        }
     }
 
     func run() async throws {
@@ -95,11 +135,22 @@ struct ImageProxyCommand: AsyncParsableCommand {
         configuration.sourceTimeout = .milliseconds(Int(sourceTimeout * 1000))
         configuration.maxAge = maxAge
         configuration.keepsColorProfile = keepColorProfile
+        configuration.localRoot = localRoot
+        configuration.jpegProgressive = jpegProgressive
+        configuration.pngInterlaced = pngInterlaced
+        configuration.watermark = watermark
+        try Self.applyQualities(qualities, to: &configuration)
         configuration.keepsCopyright = keepCopyright
         let service: ImageProxyService
         do {
+            var definitions = presets
+            if let presetsFile {
+                definitions += ProxyPresets.definitions(inFile: try String(contentsOfFile: presetsFile, encoding: .utf8))
+            }
+            configuration.presets = try ProxyPresets(definitions: definitions, onlyPresets: onlyPresets)
             service = try ImageProxyService(configuration: configuration, logger: logger)
-        } catch {
+            try await service.prepare()
+        } catch let error as ProxyError {
             throw ValidationError(error.message)
         }
         if service.isUnsafe {

@@ -1,6 +1,8 @@
 import CoderBMP
 import CoderJPEG
+import CoderJXL
 import CoderPNG
+import CoderSVG
 import CoderTIFF
 import Foundation
 import ImageKernel
@@ -11,7 +13,7 @@ import Testing
 /// show unless the request names one, and written when it does.
 @Suite("image-proxy: TIFF, BMP and ICO sources and outputs", .serialized)
 struct ProxyFormatsTests {
-    static let coders = CoderRegistry([JPEGCoder(), PNGCoder(), TIFFCoder(), BMPCoder(pngCoder: PNGCoder())])
+    static let coders = CoderRegistry([JPEGCoder(), PNGCoder(), TIFFCoder(), BMPCoder(pngCoder: PNGCoder()), JXLCoder(), SVGCoder()])
 
     func decode(_ data: Data) throws -> Image { try Self.coders.decode(data) }
 
@@ -57,6 +59,54 @@ struct ProxyFormatsTests {
         let unknown = try await HTTP.get(proxy.url(Paths.plain(origin.url("photo.jpg"), spec: "resize:fit:64:64", format: "xyz")))
         #expect(unknown.status == 415)
         #expect(String(decoding: unknown.body, as: UTF8.self).contains("tiff, bmp, ico"))
+    }
+
+    @Test func jpegXLIsReadWrittenAndNegotiatedAfterAVIFAndWebP() async throws {
+        let photo = try JPEGCoder().decode(try Origin.example("photo.jpg"), options: DecodeOptions())
+        let jxl = try JXLCoder().encode(photo, as: .jxl, options: EncodeOptions(quality: 0.9))
+        let origin = try NginxServer(tls: false, files: ["photo.jxl": jxl])
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+        let path = Paths.plain(origin.url("photo.jxl"), spec: "resize:fit:100:100")
+        // No Accept: a JPEG XL source is answered as JPEG (browsers without JXL are the rule).
+        let plain = try await HTTP.get(proxy.url(path))
+        #expect(plain.status == 200, "\(String(decoding: plain.body.prefix(300), as: UTF8.self))")
+        #expect(plain.header("content-type") == "image/jpeg")
+        let served = try decode(plain.body)
+        #expect(max(served.width, served.height) == 100)
+        for (accept, mediaType) in [("image/jxl,*/*", "image/jxl"), ("image/jxl,image/webp", "image/webp"), ("image/jxl,image/avif,image/webp", "image/avif")] {
+            let response = try await HTTP.get(proxy.url(path), headers: ["Accept": accept])
+            #expect(response.status == 200)
+            #expect(response.header("content-type") == mediaType, "Accept: \(accept)")
+            #expect(response.header("vary") == "Accept")
+        }
+        let named = try await HTTP.get(proxy.url(Paths.plain(origin.url("photo.jxl"), spec: "resize:fit:100:100", format: "jxl")))
+        #expect(named.header("content-type") == "image/jxl")
+        #expect(ImageFormat.sniff(named.body) == .jxl)
+        let decoded = try decode(named.body)
+        #expect(max(decoded.width, decoded.height) == 100)
+        #expect(meanDifference(decoded, served) < 8, "the JXL and JPEG renders of one source agree (two lossy encodes at their default qualities)")
+    }
+
+    @Test func anSVGSourceIsRasterisedAtTheResizeBoxNeverPassedThrough() async throws {
+        // A 100000x100000 canvas: drawn at the box (the coder renders straight at the size the
+        // resize asks for); without a resize it is over the pixel limit and refused.
+        let svg = Data("""
+        <svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000" viewBox="0 0 100 100">
+        <rect width="100" height="100" fill="#ff0000"/><circle cx="50" cy="50" r="25" fill="#0000ff"/></svg>
+        """.utf8)
+        let origin = try NginxServer(tls: false, files: ["huge.svg": svg])
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+        let response = try await HTTP.get(proxy.url(Paths.plain(origin.url("huge.svg"), spec: "resize:fit:300:300")))
+        #expect(response.status == 200, "\(String(decoding: response.body.prefix(300), as: UTF8.self))")
+        #expect(response.header("content-type") == "image/png", "rasterised, with its alpha")
+        let image = try decode(response.body).convertedToRGBA8()
+        #expect(image.width == 300 && image.height == 300)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[(y * image.width + x) * 4..<(y * image.width + x) * 4 + 4]) }
+        #expect(pixel(10, 10) == [255, 0, 0, 255] && pixel(150, 150) == [0, 0, 255, 255])
+        let unbounded = try await HTTP.get(proxy.url(Paths.plain(origin.url("huge.svg"))))
+        #expect((400..<500).contains(unbounded.status), "\(unbounded.status)")
+        let asSVG = try await HTTP.get(proxy.url(Paths.plain(origin.url("huge.svg"), spec: "resize:fit:300:300", format: "svg")))
+        #expect(asSVG.status == 415, "never passed through")
     }
 
     private func meanDifference(_ a: Image, _ b: Image) -> Double {

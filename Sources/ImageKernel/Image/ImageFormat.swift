@@ -16,11 +16,13 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let svg = ImageFormat(rawValue: "svg")
     public static let pdf = ImageFormat(rawValue: "pdf")
     public static let ico = ImageFormat(rawValue: "ico")
+    /// JPEG XL, as a bare codestream or in its ISO-BMFF container.
+    public static let jxl = ImageFormat(rawValue: "jxl")
     /// Bytes that match no known signature.
     public static let unknown = ImageFormat(rawValue: "unknown")
 
-    /// The twelve formats the kernel sniffs.
-    public static let sniffable: [ImageFormat] = [.png, .jpeg, .gif, .webp, .heic, .heif, .avif, .tiff, .bmp, .svg, .pdf, .ico]
+    /// The thirteen formats the kernel sniffs.
+    public static let sniffable: [ImageFormat] = [.png, .jpeg, .gif, .webp, .heic, .heif, .avif, .tiff, .bmp, .svg, .pdf, .ico, .jxl]
 
     /// The usual file extension, without a dot.
     public var fileExtension: String {
@@ -46,6 +48,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         case "svg": self = .svg
         case "pdf": self = .pdf
         case "ico": self = .ico
+        case "jxl": self = .jxl
         default: return nil
         }
     }

@@ -19,6 +19,7 @@ enum FormatSignatures {
         case .heic: bytes = [0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
         case .heif: bytes = [0, 0, 0, 20] + Array("ftypmif1".utf8) + [0, 0, 0, 0] + Array("mif1".utf8)
         case .avif: bytes = [0, 0, 0, 24] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("mif1avif".utf8)
+        case .jxl: bytes = [0x00, 0x00, 0x00, 0x0C] + Array("JXL ".utf8) + [0x0D, 0x0A, 0x87, 0x0A]
         case .svg: bytes = Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)
         default: return nil
         }

@@ -48,3 +48,15 @@ extension TestData {
         }
     }
 }
+
+extension TestData {
+    /// The `count` smallest of the corpus files at `paths` (ties by path), for tests that feed
+    /// every prefix of a file; unreadable paths are left out.
+    public static func smallestFiles(_ paths: [String], count: Int = 10) -> [String] {
+        let sized = paths.compactMap { path -> (String, Int)? in
+            guard let data = try? data(path) else { return nil }
+            return (path, data.count)
+        }
+        return sized.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(count).map(\.0)
+    }
+}

@@ -61,6 +61,14 @@ public enum MemoryProbe {
         return (median, fullPeak, fullResult)
     }
 
+    /// Whether this test process was started with a `--filter` naming `name`, i.e. for that
+    /// suite alone rather than beside every other test of the target (the peak-memory suites
+    /// run only so: tests beside them in parallel inflate the figures).
+    public static func filterNames(_ name: String) -> Bool {
+        let arguments = CommandLine.arguments
+        return zip(arguments, arguments.dropFirst()).contains { $0 == "--filter" && $1.contains(name) }
+    }
+
     private static func statusKilobytes(_ key: String) throws -> Int {
         let text = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {

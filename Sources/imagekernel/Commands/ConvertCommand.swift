@@ -6,7 +6,8 @@ import Transformers
 /// `imagekernel convert INPUT OUTPUT`: decode, optionally thumbnail and transform, encode by the
 /// output extension.
 /// Animations stay animated where the output format animates (GIF and WebP, either way); other
-/// formats get frame 0.
+/// formats get frame 0. An SVG input with a transform that starts with a resize is drawn at the
+/// size the resize needs (``VectorShrinkCoder``).
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -43,6 +44,9 @@ struct ConvertCommand: AsyncParsableCommand {
         let mark = try TransformSpec.watermark(at: watermark, coders: manager.coders)
         let spec = try transform.map { try TransformSpec.validated($0, watermark: mark) }
         context.transformer = spec
+        if context.thumbnailPixelSize == nil, let shrink = spec?.shrinkOnLoad {
+            context.coder = VectorShrinkCoder(coders: manager.coders, shrinkOnLoad: shrink)
+        }
         context.storeCacheType = ImageCacheType.none
         do {
             let result = try await manager.image(for: Sources.url(for: input), options: .fromLoaderOnly, context: context)

@@ -5,7 +5,9 @@ import CacheRedis
 import CoderBMP
 import CoderHEIF
 import CoderGIF
+import CoderSVG
 import CoderTIFF
+import CoderJXL
 import CoderJPEG
 import CoderPNG
 import CoderWebP
@@ -16,7 +18,7 @@ import LoaderHTTP
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
     static func coders() -> CoderRegistry {
-        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder(), BMPCoder(pngCoder: PNGCoder()), TIFFCoder()])
+        CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder(), BMPCoder(pngCoder: PNGCoder()), TIFFCoder(), JXLCoder(), SVGCoder()])
     }
 
     /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at

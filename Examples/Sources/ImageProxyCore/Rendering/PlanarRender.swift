@@ -28,11 +28,11 @@ public enum PlanarRender {
     /// on its second thread (the image proxy keeps them on disk there, on the other core, while
     /// the answer goes out); not called when the render does not pipeline or fails.
     public static func render(
-        _ data: Data, resize: ResizeTransformer, quality: Int, limits: ProxyConfiguration, afterEncode: AfterEncode? = nil
+        _ data: Data, resize: ResizeTransformer, quality: Int, progressive: Bool = false, limits: ProxyConfiguration, afterEncode: AfterEncode? = nil
     ) throws(ImageKernelError) -> Data? {
         let coder = JPEGCoder()
         let options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: resize.shrinkOnLoad)
-        let encodeOptions = EncodeOptions(quality: Double(quality) / 100, metadata: limits.metadataPolicy)
+        let encodeOptions = EncodeOptions(quality: Double(quality) / 100, progressive: progressive, metadata: limits.metadataPolicy)
         // Alone (no thread limit in this scope), the resize and encode run beside the decode;
         // metadata to keep comes with the decoded planes, so that render keeps to one thread.
         let pipeline = (TransformThreads.limit.map { $0 > 1 } ?? true) && limits.metadataPolicy == .none

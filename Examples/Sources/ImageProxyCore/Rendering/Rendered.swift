@@ -31,7 +31,7 @@ extension ImageFormat {
         case .bmp: "image/bmp"
         case .ico: "image/x-icon"
         case .svg: "image/svg+xml"
-        case ImageFormat(rawValue: "jxl"): "image/jxl"
+        case .jxl: "image/jxl"
         default: "application/octet-stream"
         }
     }

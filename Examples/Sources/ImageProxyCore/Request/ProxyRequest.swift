@@ -6,9 +6,11 @@ import ImageKernel
 /// - `/{signature}/{spec}/plain/{percent-encoded source URL}[@{format}]`
 /// - `/{signature}/{spec}/{base64url source URL}[.{format}]`
 ///
-/// `spec` is zero or more transform steps (`orient/resize:fill:300:200/round:12`) mixed with the
-/// options `q:Q` (quality 1–100) and `f:FORMAT` (`jpeg`, `png`, `webp`, `avif`, `heic`, `gif`, `jxl`,
-/// `tiff`, `bmp`, `ico`).
+/// `spec` is zero or more transform steps (`orient/resize:fill:300:200/round:12`) mixed with
+/// presets (`preset:NAME`, expanded first, see ``ProxyPresets``) and the output options of
+/// ``ProxyRequest/Output`` (`q:Q`, `f:FORMAT` — `jpeg`, `png`, `webp`, `avif`, `heic`, `gif`,
+/// `jxl`, `tiff`, `bmp`, `ico` —, `progressive`, `max_bytes:N`, `filename:NAME`, `attachment`).
+/// The source is an http(s) URL or `local:///path` (under the service's `--local-root`).
 /// Parsing checks the shape only; the signature, the origin and the spec's steps are checked by
 /// the service.
 public struct ProxyRequest: Sendable, Equatable {
@@ -16,30 +18,35 @@ public struct ProxyRequest: Sendable, Equatable {
     public var signature: String
     /// What the signature covers: the path after `/{signature}`, starting with `/`.
     public var signedPath: String
-    /// The transform steps, in order, without the `q:` and `f:` options.
+    /// The transform steps, in order, presets expanded, without the output options.
     public var steps: [String]
-    /// The quality asked for (`q:Q`), 1–100.
-    public var quality: Int?
     /// The output format asked for (`f:FORMAT`, `@format` or `.format`), nil to negotiate.
     public var format: ImageFormat?
+    /// The output options (quality, progressive, byte budget, file name).
+    public var output: Output
     /// The source image.
     public var source: URL
+
+    /// The quality asked for (`q:Q`), 1–100.
+    public var quality: Int? { output.quality }
 
     /// Longest path the service reads.
     public static let maxPathLength = 8192
 
-    public init(signature: String, signedPath: String, steps: [String], quality: Int?, format: ImageFormat?, source: URL) {
+    public init(signature: String, signedPath: String, steps: [String], quality: Int?, format: ImageFormat?, source: URL, output: Output = Output()) {
         self.signature = signature
         self.signedPath = signedPath
         self.steps = steps
-        self.quality = quality
         self.format = format
+        self.output = output
+        self.output.quality = quality ?? output.quality
         self.source = source
     }
 
-    /// Parses a request path (without the query).
-    /// - Throws: ``ProxyError`` 400 `invalid_path` or `invalid_spec`, 415 for an unknown format.
-    public static func parse(path: String) throws(ProxyError) -> ProxyRequest {
+    /// Parses a request path (without the query), expanding `presets`.
+    /// - Throws: ``ProxyError`` 400 `invalid_path`, `invalid_spec` or `unknown_preset`, 403
+    ///   `presets_only`, 415 for an unknown format.
+    public static func parse(path: String, presets: ProxyPresets = ProxyPresets()) throws(ProxyError) -> ProxyRequest {
         guard path.utf8.count <= maxPathLength else { throw .invalidPath("the path is longer than \(maxPathLength) bytes") }
         guard path.hasPrefix("/") else { throw .invalidPath("the path must start with /") }
         let body = path.dropFirst()
@@ -79,20 +86,16 @@ public struct ProxyRequest: Sendable, Equatable {
         }
 
         var steps: [String] = []
-        var quality: Int?
-        for segment in specSegments where !segment.isEmpty {
-            if segment.hasPrefix("q:") || segment.hasPrefix("quality:") {
-                let value = segment[segment.index(after: segment.firstIndex(of: ":")!)...]
-                guard let q = Int(value), (1...100).contains(q) else { throw .invalidSpec("\(segment): quality must be 1…100") }
-                quality = q
-            } else if segment.hasPrefix("f:") || segment.hasPrefix("format:") {
+        var output = Output()
+        for segment in try presets.expand(specSegments.filter { !$0.isEmpty }) {
+            if segment.hasPrefix("f:") || segment.hasPrefix("format:") {
                 let value = segment[segment.index(after: segment.firstIndex(of: ":")!)...]
                 format = try outputFormat(named: String(value))
-            } else {
+            } else if try !output.read(segment) {
                 steps.append(String(segment))
             }
         }
-        return ProxyRequest(signature: signature, signedPath: signedPath, steps: steps, quality: quality, format: format, source: source)
+        return ProxyRequest(signature: signature, signedPath: signedPath, steps: steps, quality: nil, format: format, source: source, output: output)
     }
 
     /// The transform spec text: the steps joined by `/` (empty for none).
@@ -101,8 +104,7 @@ public struct ProxyRequest: Sendable, Equatable {
     /// The format a name or extension names, for output.
     /// - Throws: ``ProxyError`` 415 for a name no format has.
     public static func outputFormat(named name: String) throws(ProxyError) -> ImageFormat {
-        let lower = name.lowercased()
-        guard let format = lower == "jxl" ? OutputChoice.jxl : ImageFormat(fileExtension: lower) else {
+        guard let format = ImageFormat(fileExtension: name) else {
             let names = OutputChoice.outputFormats.map(\.rawValue).joined(separator: ", ")
             throw .unsupportedFormat("\(name.prefix(32)) is not an output format (\(names))")
         }
@@ -110,9 +112,17 @@ public struct ProxyRequest: Sendable, Equatable {
     }
 
     private static func sourceURL(_ text: String) throws(ProxyError) -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty
-        else { throw .invalidPath("the source must be an absolute http or https URL") }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            throw .invalidPath("the source must be an absolute http or https URL, or local:///path")
+        }
+        if scheme == LocalSourcePolicy.scheme {
+            guard url.host?.isEmpty ?? true, url.path.hasPrefix("/"), url.user == nil, url.query == nil else {
+                throw .invalidPath("a local source is local:///path (no host, no query)")
+            }
+            return url
+        }
+        guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else { throw .invalidPath("the source must be an absolute http or https URL, or local:///path") }
         return url
     }
 

@@ -9,8 +9,9 @@ extension ImageProxyService {
 
     /// `GET /gallery?list=URL`: an HTML page showing every source of the list (one URL per line,
     /// `#` comments and blank lines skipped; the list itself from an allowed origin) through the
-    /// proxy as 200x200 fills. Its script sets `document.title` to `loaded N/M failed F` once
-    /// every image has loaded or failed.
+    /// proxy as 200x200 fills, and a row of the list's first source through each of the steps in
+    /// ``galleryStepSpecs`` (the `watermark` one when the service has a watermark). Its script
+    /// sets `document.title` to `loaded N/M failed F` once every image has loaded or failed.
     public func gallery(list: String?) async -> ProxyResponse {
         do throws(ProxyError) {
             guard let list, let url = URL(string: list), url.scheme != nil else {
@@ -41,28 +42,45 @@ extension ImageProxyService {
         }
     }
 
+    /// The gallery's row of steps: each a 200x200 result of the first source.
+    static let galleryStepSpecs = [
+        "resize:fill:200:200:smart", "resize:fill:200:200:fp:0.25:0.75", "resize:fit:160:160/pad:20:20:20:20:3366ccff",
+        "resize:fit:200:120/extend:200:200:centre:ffcc00ff", "resize:fill:200:200/background:ffcc00", "trim/resize:fill:200:200",
+        "dpr:2/resize:fill:100:100",
+    ]
+    static let galleryWatermarkSpec = "resize:fill:200:200/watermark:0.7:soea:0.4"
+
     func galleryHTML(list: String, sources: [String]) -> String {
-        let images = sources.map { source in
-            let src = path(forSourceText: source, spec: "resize:fill:200:200")
-            return #"<figure><img src="\#(Self.escape(src))" width="200" height="200" alt="\#(Self.escape(source))"><figcaption>\#(Self.escape(source))</figcaption></figure>"#
+        func figure(_ source: String, spec: String, caption: String) -> String {
+            let src = path(forSourceText: source, spec: spec)
+            return #"<figure><img src="\#(Self.escape(src))" width="200" height="200" alt="\#(Self.escape(caption))"><figcaption>\#(Self.escape(caption))</figcaption></figure>"#
         }
+        let images = sources.map { figure($0, spec: "resize:fill:200:200", caption: $0) }
+        let specs = Self.galleryStepSpecs + (watermark.withLock { $0 } == nil ? [] : [Self.galleryWatermarkSpec])
+        let steps = sources.first.map { first in specs.map { figure(first, spec: $0, caption: $0) } } ?? []
+        let imageCount = images.count + steps.count
         return """
         <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>loading 0/\(sources.count)</title>
+        <html lang="en"><head><meta charset="utf-8"><title>loading 0/\(imageCount)</title>
         <style>
         body { font: 14px system-ui, sans-serif; margin: 16px; background: #fafafa; }
-        #grid { display: grid; grid-template-columns: repeat(auto-fill, 200px); gap: 12px; }
+        .grid { display: grid; grid-template-columns: repeat(auto-fill, 200px); gap: 12px; }
+        h2 { font-size: 15px; margin: 24px 0 8px; }
         figure { margin: 0; } img { display: block; background: #ddd; }
         img.failed { outline: 3px solid #c00; }
         figcaption { width: 200px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; color: #555; font-size: 11px; }
         </style></head>
         <body><h1>\(sources.count) images from \(Self.escape(list))</h1>
-        <div id="grid">
+        <div id="grid" class="grid">
         \(images.joined(separator: "\n"))
+        </div>
+        <h2>steps, on the first image</h2>
+        <div id="steps" class="grid">
+        \(steps.joined(separator: "\n"))
         </div>
         <script>
         (function () {
-          const images = Array.from(document.querySelectorAll('#grid img'));
+          const images = Array.from(document.querySelectorAll('.grid img'));
           const total = images.length;
           let loaded = 0, failed = 0;
           function settle(image, ok) {

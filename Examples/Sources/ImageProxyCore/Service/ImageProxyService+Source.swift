@@ -1,12 +1,13 @@
 import CacheDisk
 import Foundation
 import ImageKernel
+import LoaderFile
 import LoaderHTTP
 
 /// A source's bytes as ``ImageProxyService/loadSource(_:)`` found them.
 struct SourceBytes: Sendable {
     let data: Data
-    /// Where they came from: `origin`, `source-memory`, `source-disk` or `source-shared`.
+    /// Where they came from: `origin`, `source-memory`, `source-disk`, `source-shared` or `local`.
     let from: String
     /// The key to keep them under, when they came from the origin (``ImageProxyService/keepOriginal(_:)``).
     let originalKey: String?
@@ -34,6 +35,7 @@ extension ImageProxyService {
     /// caller keeps it on disk (and in the shared tier) while it renders (``keepOriginal(_:)``),
     /// rather than the manager before it returns.
     func loadSource(_ source: URL) async throws(ProxyError) -> SourceBytes {
+        if LocalSourcePolicy.isLocal(source) { return try await loadLocalSource(source) }
         // A task of its own, so the deadline cancels the load and not the request (whose task
         // must still write the 504), started on this thread: no hand-off before the loader's.
         let load = Task.immediate { () async -> Result<SourceBytes, ProxyError> in
@@ -91,6 +93,24 @@ extension ImageProxyService {
         }
     }
 
+    /// A `local:///` source's bytes: its real path checked under the root again (the file may
+    /// have changed since the request was checked), read by LoaderFile within
+    /// ``ProxyConfiguration/maxSourceBytes``. Not cached as an original: the file is at hand.
+    private func loadLocalSource(_ source: URL) async throws(ProxyError) -> SourceBytes {
+        let path = try localPolicy.resolve(source)
+        let file = URL(fileURLWithPath: path)
+        do throws(ImageKernelError) {
+            let loaded = try await fileLoader.load(ImageRequest(url: file), options: [], context: ImageContext(), progress: { _ in })
+            return SourceBytes(data: loaded.data, from: "local", originalKey: nil, url: source, validators: nil)
+        } catch {
+            switch error.code {
+            case .notFound, .isDirectory: throw ProxyError(status: 404, code: "not_found", message: "\(source.absoluteString.prefix(200)): no such file under the local root")
+            case .permissionDenied: throw ProxyError.originNotAllowed("\(source.absoluteString.prefix(200)): the service may not read it")
+            default: throw ProxyError(error)
+            }
+        }
+    }
+
     /// Keeps a source the origin sent (``SourceBytes/originalKey``) on disk and in the shared
     /// tier, with its validators (a failing tier is logged, never an error for the request).
     func keepOriginal(_ source: SourceBytes) async {
@@ -120,40 +140,5 @@ extension ImageProxyService {
         }
         guard let outcome else { throw .timeout("the source took longer than \(limit): \(what.prefix(200))") }
         return try outcome.get()
-    }
-
-    /// A result's name in the results cache: the digest of its key. The key has no file
-    /// extension to keep, so a lookup that misses costs one `open`, not one per candidate name.
-    static func diskKey(forResult key: String) -> String { Digest.hex(of: key) }
-
-    /// The encoded result kept on disk under `key`, if any.
-    func storedResult(key: String) async -> Rendered? {
-        guard let resultDisk, let hit = try? await resultDisk.query(key: Self.diskKey(forResult: key), type: .disk), let data = hit.entry.data,
-              let etag = hit.entry.validators?.etag
-        else { return nil }
-        return Rendered(data: data, format: ImageFormat.sniff(data), etag: etag)
-    }
-
-    /// Keeps `rendered` on disk (a failing disk is logged, never an error for the request).
-    func store(_ rendered: Rendered, key: String) async {
-        storeNow(rendered, key: key)
-    }
-
-    /// ``store(_:key:)`` on the calling thread (the disk cache's writes are synchronous).
-    func storeNow(_ rendered: Rendered, key: String) {
-        guard let resultDisk else { return }
-        do {
-            try resultDisk.storeData(rendered.data, validators: CacheValidators(etag: rendered.etag), forKey: Self.diskKey(forResult: key))
-        } catch {
-            logger.warning("result not kept on disk", metadata: ["error": "\(error)"])
-        }
-    }
-
-    /// Lets results still being written reach the disk, and the disk caches finish their
-    /// maintenance (for a clean exit; at most 5 s for the results).
-    public func waitUntilIdle() async {
-        for _ in 0..<500 where pendingStores.withLock({ $0 }) > 0 { try? await Task.sleep(for: .milliseconds(10)) }
-        resultDisk?.waitUntilIdle()
-        originalDisk?.waitUntilIdle()
     }
 }

@@ -13,16 +13,13 @@ enum OutputChoice: Sendable, Hashable {
     case source
 
     /// The formats an animated result can take.
-    static let animatable: Set<ImageFormat> = [.gif, .webp]
+    static let animatable: Set<ImageFormat> = [.gif, .webp, .jxl]
 
     /// Every format a request may name (`f:`, `@`, `.`), when a registered coder encodes it.
-    static let outputFormats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .heic, .gif, jxl, .tiff, .bmp, .ico]
-
-    /// JPEG XL, by its raw value: the kernel names it once CoderJXL is registered.
-    static let jxl = ImageFormat(rawValue: "jxl")
+    static let outputFormats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .heic, .gif, .jxl, .tiff, .bmp, .ico]
 
     /// The formats `Accept` negotiation offers, best first.
-    static let negotiable: [ImageFormat] = [.avif, .webp, jxl]
+    static let negotiable: [ImageFormat] = [.avif, .webp, .jxl]
 
     /// The source formats a result keeps when the request names none and `Accept` offers nothing
     /// better: those every browser (or, for HEIC, the platform that sent it) shows.

@@ -35,8 +35,22 @@ public struct ProxyConfiguration: Sendable {
     public var maxRedirects: Int = 5
     /// `Cache-Control: public, max-age=` of results, in seconds.
     public var maxAge: Int = 30 * 86400
-    /// Quality when the request names none (1–100).
+    /// Quality when the request names none (1–100), for formats ``formatQuality`` does not name.
     public var defaultQuality: Int = 80
+    /// Quality when the request names none, by format (imgproxy's `IMGPROXY_FORMAT_QUALITY`
+    /// defaults: WebP 79, AVIF 63, JPEG XL 77); other formats take ``defaultQuality``.
+    public var formatQuality: [ImageFormat: Int] = [.webp: 79, .avif: 63, ImageFormat(rawValue: "jxl"): 77]
+    /// Write progressive JPEGs unless the request says `progressive:0`.
+    public var jpegProgressive: Bool = false
+    /// Write interlaced (Adam7) PNGs unless the request says `progressive:0`.
+    public var pngInterlaced: Bool = false
+    /// Named specs (`preset:NAME`) and the presets-only mode.
+    public var presets = ProxyPresets()
+    /// The directory `local:///path` sources are read under; nil refuses them.
+    public var localRoot: String?
+    /// A file path or http(s) URL of the image the `watermark` step places, loaded and decoded
+    /// once when the service starts (``ImageProxyService/prepare()``); nil refuses the step.
+    public var watermark: String?
     /// Transfers to origins at once.
     public var maxConcurrentDownloads: Int = 32
     /// Keep a source's ICC profile or CICP description with its pixels untouched. Off by default,
@@ -64,5 +78,19 @@ extension ProxyConfiguration {
         guard width * height <= maxOutputPixels else {
             throw ImageKernelError(stage: .transform, code: .tooLarge, message: "the result would be \(width)x\(height), more than \(maxOutputPixels) pixels")
         }
+    }
+
+    /// The quality of a `format` result the request names none for.
+    func quality(for format: ImageFormat) -> Int { formatQuality[format] ?? defaultQuality }
+
+    /// Whether a `format` result is progressive (JPEG) or interlaced (PNG) when the request does
+    /// not say.
+    func progressive(for format: ImageFormat) -> Bool { format == .jpeg ? jpegProgressive : format == .png ? pngInterlaced : false }
+
+    /// What the defaults change in a result: part of every result key, so results cached under
+    /// other defaults are not served.
+    var outputDefaultsKey: String {
+        let qualities = formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
+        return "q\(defaultQuality),\(qualities);p\(jpegProgressive ? 1 : 0)\(pngInterlaced ? 1 : 0)"
     }
 }
