@@ -1,8 +1,10 @@
 import ImageKernel
 
-/// 8-bit RGBA pixels with an EXIF orientation applied (the displayed image), for comparing with a
-/// reference that shows the image as oriented.
-func applying(_ orientation: ExifOrientation, to rgba: [UInt8], width: Int, height: Int) -> (pixels: [UInt8], width: Int, height: Int) {
+/// 8-bit RGBA pixels with an EXIF orientation applied (the displayed image), for comparing a
+/// decode that reports its orientation (not applied) with a reference that shows the image as
+/// oriented, as REFERENCE-FORMATS.tsv does. The same as `OrientTransformer` on RGBA8, written out
+/// here so the tests do not check the kernel against itself.
+public func applying(_ orientation: ExifOrientation, to rgba: [UInt8], width: Int, height: Int) -> (pixels: [UInt8], width: Int, height: Int) {
     let swaps = orientation.rawValue >= 5
     let (outWidth, outHeight) = swaps ? (height, width) : (width, height)
     var out = [UInt8](repeating: 0, count: rgba.count)
