@@ -69,6 +69,32 @@ struct CLITransformTests {
         #expect(plainInfo[6] != markedInfo[6])
     }
 
+    @Test func aCachedWatermarkedResultIsKeyedByTheWatermarkFile() throws {
+        // The step's key names opacity, place and scale only: with a cache directory, a second
+        // watermark must not be served the first one's result.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-watermark-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = TestData.url("pngsuite/basn2c08.png").path
+        let marks = [TestData.url("exif-orientation/pillow/hopper_orientation_6.jpg").path, TestData.url("pngsuite/basn6a08.png").path]
+        func fetch(_ mark: String, _ out: String) throws -> (cacheType: String, bytes: Data) {
+            let outDir = dir.appendingPathComponent(out)
+            let run = try CLI.run([
+                "fetch", "--cache-dir", dir.appendingPathComponent("cache").path, "--transform", "resize:fit:32:32/watermark:1:re:0.5",
+                "--watermark", mark, "--out", outDir.path, source,
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            let cacheType = try #require(run.lines.dropFirst().first?[1])
+            return (cacheType, try Data(contentsOf: outDir.appendingPathComponent("basn2c08.png")))
+        }
+        let first = try fetch(marks[0], "a")
+        let second = try fetch(marks[1], "b")
+        let again = try fetch(marks[0], "c")
+        // The second run finds the source on disk but not a result for its watermark.
+        #expect(first.cacheType == "none" && second.cacheType == "disk" && again.cacheType == "disk", "\([first, second, again].map(\.cacheType))")
+        #expect(first.bytes != second.bytes, "a new watermark is a new result")
+        #expect(again.bytes == first.bytes, "the same watermark file finds its result")
+    }
+
     @Test func aWatermarkStepWithoutWatermarkIsAUsageError() throws {
         let output = try CLI.run(["convert", "x.png", "y.png", "--transform", "watermark:0.5"])
         #expect(output.status == 64)

@@ -42,8 +42,8 @@ struct ConvertCommand: AsyncParsableCommand {
         var context = ImageContext()
         context.thumbnailPixelSize = thumbnail.flatMap(PixelSize.init(parsing:))
         let mark = try TransformSpec.watermark(at: watermark, coders: manager.coders)
-        let spec = try transform.map { try TransformSpec.validated($0, watermark: mark) }
-        context.transformer = spec
+        let spec = try transform.map { try TransformSpec.validated($0, watermark: mark?.image) }
+        context.transformer = spec?.keyed(by: mark)
         if context.thumbnailPixelSize == nil, let shrink = spec?.shrinkOnLoad {
             context.coder = VectorShrinkCoder(coders: manager.coders, shrinkOnLoad: shrink)
         }

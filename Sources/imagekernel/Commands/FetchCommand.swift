@@ -44,7 +44,7 @@ struct FetchCommand: AsyncParsableCommand {
         let context: ImageContext = {
             var context = ImageContext()
             context.thumbnailPixelSize = thumbnail.flatMap(PixelSize.init(parsing:))
-            context.transformer = try? transform.map { try TransformSpec.validated($0, watermark: mark) }
+            context.transformer = (try? transform.map { try TransformSpec.validated($0, watermark: mark?.image) })?.keyed(by: mark)
             return context
         }()
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }

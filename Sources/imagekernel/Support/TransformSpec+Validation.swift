@@ -18,8 +18,8 @@ extension TransformSpec {
     /// decoded): the parser only needs to know there is one.
     static let placeholderWatermark = try? Image(width: 1, height: 1, pixelFormat: .rgba8, pixels: [0, 0, 0, 0])
 
-    /// Decodes the `--watermark` file once, upright, or nil without one.
-    static func watermark(at path: String?, coders: CoderRegistry) throws -> Image? {
+    /// Decodes the `--watermark` file once, upright, with the digest of its bytes; nil without one.
+    static func watermark(at path: String?, coders: CoderRegistry) throws -> Watermark? {
         guard let path else { return nil }
         let data: Data
         do {
@@ -28,7 +28,8 @@ extension TransformSpec {
             throw ValidationError("--watermark '\(path)': \(error.localizedDescription)")
         }
         do {
-            return try OrientTransformer().transform(try coders.decode(data, options: DecodeOptions(firstFrameOnly: true)))
+            let image = try OrientTransformer().transform(try coders.decode(data, options: DecodeOptions(firstFrameOnly: true)))
+            return Watermark(image: image, digest: Watermark.digest(of: data))
         } catch {
             throw ValidationError("--watermark '\(path)': \(error.description)")
         }
