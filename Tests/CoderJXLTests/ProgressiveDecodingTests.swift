@@ -8,17 +8,6 @@ import Testing
 struct ProgressiveDecodingTests {
     let coder = JXLCoder()
 
-    private func feed(_ data: Data, chunk: Int, options: DecodeOptions = DecodeOptions()) throws -> [Image] {
-        let decoder = coder.makeProgressiveDecoder(options: options)
-        var images: [Image] = []
-        var offset = 0
-        while offset < data.count {
-            if let image = try decoder.append(data.subdata(in: offset..<min(data.count, offset + chunk))) { images.append(image) }
-            offset += chunk
-        }
-        return images
-    }
-
     /// A lossy 1200x900 photo-like image written progressively by us (libjxl's `progressive_dc`
     /// and passes), large enough for several groups.
     static let progressiveFile: Data = {
@@ -35,7 +24,7 @@ struct ProgressiveDecodingTests {
     ])
     func endsInTheFullDecode(_ path: String) throws {
         let data = try TestData.data(path)
-        let images = try feed(data, chunk: max(256, data.count / 12))
+        let images = try coder.imagesFedInChunks(data, chunk: max(256, data.count / 12))
         let full = try coder.decode(data, options: DecodeOptions())
         let last = try #require(images.last)
         #expect(!last.isPreview)
@@ -46,7 +35,7 @@ struct ProgressiveDecodingTests {
 
     @Test func previewsArriveWhileTheBytesDo() throws {
         let data = Self.progressiveFile
-        let images = try feed(data, chunk: data.count / 20 + 1)
+        let images = try coder.imagesFedInChunks(data, chunk: data.count / 20 + 1)
         let full = try coder.decode(data, options: DecodeOptions())
         #expect(images.last?.pixels == full.pixels && images.last?.isPreview == false)
         #expect(images.count >= 3, "\(images.count) images for \(data.count) bytes")
@@ -57,14 +46,14 @@ struct ProgressiveDecodingTests {
 
     @Test func byteByByteMatchesToo() throws {
         let data = try TestData.data("jxl/conformance/grayscale.jxl")
-        let images = try feed(data, chunk: 1)
+        let images = try coder.imagesFedInChunks(data, chunk: 1)
         #expect(images.last?.pixels == (try coder.decode(data, options: DecodeOptions())).pixels)
         #expect(images.last?.isPreview == false)
     }
 
     @Test func animationsComeWholeAtTheEnd() throws {
         let data = try TestData.data("jxl/libjxl-testdata/cropped_traffic_light.jxl")
-        let images = try feed(data, chunk: 100)
+        let images = try coder.imagesFedInChunks(data, chunk: 100)
         #expect(images.count == 1)
         let whole = try coder.decode(data, options: DecodeOptions())
         #expect(images.first?.frameCount == 4 && images.first?.allFrames.map(\.image.pixels) == whole.allFrames.map(\.image.pixels))

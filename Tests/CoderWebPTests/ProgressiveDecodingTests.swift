@@ -9,23 +9,12 @@ import Testing
 struct ProgressiveDecodingTests {
     let coder = WebPCoder()
 
-    private func feed(_ data: Data, chunk: Int, options: DecodeOptions = DecodeOptions()) throws -> [Image] {
-        let decoder = coder.makeProgressiveDecoder(options: options)
-        var images: [Image] = []
-        var offset = 0
-        while offset < data.count {
-            if let image = try decoder.append(data.subdata(in: offset..<min(data.count, offset + chunk))) { images.append(image) }
-            offset += chunk
-        }
-        return images
-    }
-
     @Test("chunks end in the full decode, with previews before it", arguments: [
         "webp/libwebp-test-data/lossy_alpha1.webp", "webp/libwebp-test-data/lossless1.webp", "webp/pillow/flower2.webp",
     ])
     func endsInTheFullDecode(_ path: String) throws {
         let data = try TestData.data(path)
-        let images = try feed(data, chunk: 512)
+        let images = try coder.imagesFedInChunks(data, chunk: 512)
         let full = try coder.decode(data, options: DecodeOptions())
         let last = try #require(images.last)
         #expect(!last.isPreview)
@@ -37,7 +26,7 @@ struct ProgressiveDecodingTests {
 
     @Test func byteByByteMatchesToo() throws {
         let data = try TestData.data("webp/libwebp-test-data/test.webp")
-        let images = try feed(data, chunk: 1)
+        let images = try coder.imagesFedInChunks(data, chunk: 1)
         #expect(images.last?.pixels == (try coder.decode(data, options: DecodeOptions())).pixels)
         #expect(images.count <= 40, "previews are rationed, not one per byte")
     }
@@ -45,7 +34,7 @@ struct ProgressiveDecodingTests {
     @Test func thumbnailsAreScaledWhileDecoding() throws {
         let data = try TestData.data("webp/libwebp-test-data/lossy_alpha1.webp")
         let options = DecodeOptions(thumbnailPixelSize: PixelSize(width: 64, height: 64))
-        let images = try feed(data, chunk: 1000, options: options)
+        let images = try coder.imagesFedInChunks(data, chunk: 1000, options: options)
         let expected = try coder.decode(data, options: options)
         #expect(images.allSatisfy { $0.width == expected.width && $0.height == expected.height })
         #expect(images.last?.pixels == expected.pixels)
@@ -53,7 +42,7 @@ struct ProgressiveDecodingTests {
 
     @Test func animationsDecodeWholeAtTheEnd() throws {
         let data = try TestData.data("webp/generated/anim_mixed_12f.webp")
-        let images = try feed(data, chunk: 700)
+        let images = try coder.imagesFedInChunks(data, chunk: 700)
         #expect(images.count == 1)
         #expect(images.first?.frameCount == 12 && images.first?.isPreview == false)
     }
