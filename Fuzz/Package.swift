@@ -22,7 +22,7 @@ let package = Package(
     dependencies: [
         .package(name: "ImageKernel", path: ".."),
         // The image proxy's request parsing (its core library, without the HTTP server).
-        .package(name: "ImageKernelExamples", path: "../Examples"),
+        .package(name: "ImageProxy", path: "../ImageProxy"),
     ],
     targets: [
         .target(name: "FuzzSupport", dependencies: [kernel, .product(name: "ImageKernelConformance", package: "ImageKernel")]),
@@ -43,7 +43,7 @@ let package = Package(
         fuzzTarget("fuzz-exif", []),
         .executableTarget(
             name: "fuzz-proxy-path",
-            dependencies: ["FuzzSupport", .product(name: "ImageProxyCore", package: "ImageKernelExamples")],
+            dependencies: ["FuzzSupport", .product(name: "ImageProxyCore", package: "ImageProxy")],
             path: "Sources/fuzz-proxy-path"),
     ],
     swiftLanguageModes: [.v6]

@@ -6,7 +6,7 @@
 #   thread   ThreadSanitizer on Swift and C
 # Usage: scripts/sanitize.sh address|thread [--package DIR] [GROUP...]   (a GROUP is one string
 # of swift test arguments, as in scripts/test.sh: "--filter CoderPNGTests" or "--filter X --skip
-# Y"; without one, every test target runs, each in its own process). --package Examples runs the
+# Y"; without one, every test target runs, each in its own process). --package ImageProxy runs the
 # groups of that package instead (its own build folder inside it).
 # Peak-memory tests skip themselves under a sanitizer (its allocator makes RSS meaningless).
 set -euo pipefail

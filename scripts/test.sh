@@ -54,20 +54,20 @@ for group in "${groups[@]}"; do
     while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
   fi
 done
-# The Examples package (its own package: Hummingbird is built for it only) in release: the image
-# proxy's tests run real renders, which take seconds each unoptimised. Its tests start the built
-# image-proxy, nginx and (for the gallery) headless Chromium.
-echo "== swift build -c release --package-path Examples --build-tests"
-if swift build -c release --package-path Examples --build-tests; then
-  echo "== swift test -c release --package-path Examples"
-  if ! swift test -c release --package-path Examples --skip-build 2>&1 | tee "$log"; then
+# The service's package (ImageProxy: its own package, so Hummingbird is built for it only) in
+# release: the image proxy's tests run real renders, which take seconds each unoptimised. Its tests
+# start the built image-proxy, nginx and (for the gallery) headless Chromium.
+echo "== swift build -c release --package-path ImageProxy --build-tests"
+if swift build -c release --package-path ImageProxy --build-tests; then
+  echo "== swift test -c release --package-path ImageProxy"
+  if ! swift test -c release --package-path ImageProxy --skip-build 2>&1 | tee "$log"; then
     status=1
-    failures+=("group: Examples (image-proxy)")
+    failures+=("group: ImageProxy (image-proxy)")
     while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
   fi
 else
   status=1
-  failures+=("the Examples package did not build")
+  failures+=("the ImageProxy package did not build")
 fi
 if [ $status -ne 0 ]; then
   echo "== FAILED"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Helpers for Examples/bench/run.sh (system python3, standard library only).
+"""Helpers for ImageProxy/bench/run.sh (system python3, standard library only).
 
     helpers.py url SERVICE BASE SOURCE_URL          print the request URL for one source
     helpers.py curlcfg SERVICE BASE ORIGIN OUTDIR N  curl -K config: the N cold sources, once each

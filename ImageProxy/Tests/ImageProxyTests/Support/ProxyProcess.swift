@@ -21,7 +21,7 @@ final class ProxyProcess: @unchecked Sendable {
 
     /// Starts the proxy with `arguments` (besides `--port 0`) and waits for `listening on …`.
     init(_ arguments: [String]) throws {
-        guard let executable = Self.executable else { throw TestFailure("image-proxy is not built next to the tests (swift build --package-path Examples)") }
+        guard let executable = Self.executable else { throw TestFailure("image-proxy is not built next to the tests (swift build --package-path ImageProxy)") }
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("image-proxy-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let output = Pipe()

@@ -2,7 +2,7 @@
 # image-proxy against two anchors, thumbor 7.8 and nginx serving the result as a static file.
 # Not run in CI. See README.md beside this script.
 #
-#   Examples/bench/run.sh [--quick] [--services nginx,thumbor,proxy] [--no-build]
+#   ImageProxy/bench/run.sh [--quick] [--services nginx,thumbor,proxy] [--no-build]
 #                         [--proxy-bin PATH] [--keep] [--profile perf|perf-cold|callgrind]
 #                         [--wait-idle SECONDS]
 #
@@ -10,7 +10,7 @@
 #   --services  which services to measure (default: all three)
 #   --paths     hot, cold or hot,cold (the default)
 #   --no-build  do not run `swift build` for image-proxy (use the binary as it is)
-#   --proxy-bin the image-proxy binary (default Examples/.build/release/image-proxy)
+#   --proxy-bin the image-proxy binary (default ImageProxy/.build/release/image-proxy)
 #   --keep      keep the temporary directory (configs, logs, sources, responses)
 #   --profile   instead of the benchmark, profile image-proxy: perf (`perf record -e cpu-clock -g`
 #               during wrk at 64 connections on the hot URL), perf-cold (the same during the cold
@@ -37,7 +37,7 @@ root=$(cd "$here/../.." && pwd)
 quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 hot_rounds=1 profile_parallel=8
 services="nginx,thumbor,proxy"
 paths="hot,cold"
-proxy_bin="$root/Examples/.build/release/image-proxy"
+proxy_bin="$root/ImageProxy/.build/release/image-proxy"
 while (($#)); do
   case "$1" in
     --quick) quick=1 ;;
@@ -89,7 +89,7 @@ helpers() { python3 "$here/helpers.py" "$@"; }
 if has proxy; then
   if ((build)); then
     log "building image-proxy (release)"
-    swift build -c release --package-path "$root/Examples" --product image-proxy >&2 || die "image-proxy does not build"
+    swift build -c release --package-path "$root/ImageProxy" --product image-proxy >&2 || die "image-proxy does not build"
   fi
   [[ -x $proxy_bin ]] || die "no image-proxy at $proxy_bin"
   # one log line per request costs what nginx (access_log off) and thumbor (-l error) do not pay

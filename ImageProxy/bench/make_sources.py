@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Source images for Examples/bench/run.sh, made at bench time (never committed).
+"""Source images for ImageProxy/bench/run.sh, made at bench time (never committed).
 
     python make_sources.py TESTDATA OUTDIR COUNT
 

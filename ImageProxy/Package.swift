@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+// image-proxy: the imgproxy-style image service built on ImageKernel, a product of its own.
+// Its own package beside the library, so Hummingbird and the service's other dependencies never
+// enter the library's dependency graph. ImageProxyCore (request parsing, signing, rendering,
+// without the HTTP server) is a library product others can embed; the Fuzz package uses it too.
+//   swift run -c release --package-path ImageProxy image-proxy --port 8080 --allow-origin https://…
+import PackageDescription
+
+let package = Package(
+    name: "ImageProxy",
+    platforms: [.macOS(.v15)],
+    products: [
+        // The proxy's request parsing, signing and rendering, without the HTTP server.
+        .library(name: "ImageProxyCore", targets: ["ImageProxyCore"]),
+        .executable(name: "image-proxy", targets: ["image-proxy"]),
+    ],
+    dependencies: [
+        .package(name: "ImageKernel", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
+    targets: [
+        .target(name: "ImageProxyCore", dependencies: [
+            .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "LoaderHTTP", package: "ImageKernel"),
+            .product(name: "LoaderFile", package: "ImageKernel"),
+            .product(name: "CacheDisk", package: "ImageKernel"), .product(name: "CacheRedis", package: "ImageKernel"),
+            .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
+            .product(name: "CoderHEIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),
+            .product(name: "CoderGIF", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel"),
+            .product(name: "ColorLCMS", package: "ImageKernel"), .product(name: "CoderTIFF", package: "ImageKernel"),
+            .product(name: "CoderBMP", package: "ImageKernel"), .product(name: "CoderJXL", package: "ImageKernel"),
+            .product(name: "CoderSVG", package: "ImageKernel"),
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ]),
+        .executableTarget(name: "image-proxy", dependencies: [
+            "ImageProxyCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ],
+        // gperftools' tcmalloc as the allocator (Debian's libtcmalloc-minimal4, by its soname:
+        // the unversioned name comes with a -dev package that pulls libunwind-dev): see
+        // MallocTuning.swift for what it changes.
+        linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4", .when(platforms: [.linux]))]),
+        .testTarget(name: "ImageProxyTests", dependencies: [
+            "ImageProxyCore", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ImageKernelTestSupport", package: "ImageKernel"),
+            .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "CoderPNG", package: "ImageKernel"),
+            .product(name: "CoderGIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),
+            .product(name: "CoderHEIF", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel"),
+            .product(name: "CoderTIFF", package: "ImageKernel"), .product(name: "CoderBMP", package: "ImageKernel"),
+            .product(name: "CoderJXL", package: "ImageKernel"), .product(name: "CoderSVG", package: "ImageKernel"),
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)
