@@ -6,8 +6,10 @@ import ImageKernel
 /// a large file, a gallery list, redirects inside and outside the allowed origin, an error
 /// status and a slow file.
 enum Origin {
+    /// The repository's sample images (`Examples/images`, beside this package).
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("images")
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/images")
 
     static func example(_ name: String) throws -> Data { try Data(contentsOf: examples.appendingPathComponent(name)) }
 
