@@ -69,6 +69,13 @@ else
   status=1
   failures+=("the ImageProxy package did not build")
 fi
+# The examples (their own package, debug): they build, and the third-party coder example passes
+# the conformance suite it shows.
+echo "== swift build --package-path Examples && swift run custom-coder"
+if ! { swift build --package-path Examples && swift run --skip-build --package-path Examples custom-coder; }; then
+  status=1
+  failures+=("the Examples package did not build or custom-coder failed")
+fi
 if [ $status -ne 0 ]; then
   echo "== FAILED"
   printf '%s\n' "${failures[@]}"
