@@ -64,6 +64,10 @@ public struct ProxyConfiguration: Sendable {
     /// `IMGPROXY_KEEP_COPYRIGHT`.
     public var keepsCopyright: Bool = false
 
+    /// imgproxy's URLs and answers instead of the native grammar (`--compat imgproxy`), read with
+    /// these settings; nil (the default) serves the native grammar.
+    public var compat: ImgproxySettings?
+
     /// What results carry of the source's metadata (``keepsCopyright``).
     public var metadataPolicy: MetadataPolicy { keepsCopyright ? .copyright : .none }
 
