@@ -1,6 +1,6 @@
 import Foundation
 import ImageKernel
-@testable import ImageProxyCore
+import ImageProxyCore
 import Testing
 import Transformers
 

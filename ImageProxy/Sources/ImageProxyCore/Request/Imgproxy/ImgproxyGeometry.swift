@@ -31,11 +31,14 @@ public struct ImgproxyGeometry: Sendable, Equatable {
         limitScale(toScaleWidth, toScaleHeight, o)
     }
 
+    /// imgproxy's `imath` rounding: half away from zero (`Round`, `Scale`) or half to even
+    /// (`RoundToEven`, `ScaleToEven`, for padding and offsets); a zero size stays zero.
     static func round(_ value: Double) -> Int { Int(value.rounded(.toNearestOrAwayFromZero)) }
     static func roundToEven(_ value: Double) -> Int { Int(value.rounded(.toNearestOrEven)) }
-    static func scale(_ a: Int, _ factor: Double) -> Int { a == 0 ? 0 : round(Double(a) * factor) }
-    static func scaleToEven(_ a: Int, _ factor: Double) -> Int { a == 0 ? 0 : roundToEven(Double(a) * factor) }
-    static func minNonZero(_ a: Int, _ b: Int) -> Int { a == 0 ? b : b == 0 ? a : min(a, b) }
+    public static func scale(_ a: Int, _ factor: Double) -> Int { a == 0 ? 0 : round(Double(a) * factor) }
+    public static func scaleToEven(_ a: Int, _ factor: Double) -> Int { a == 0 ? 0 : roundToEven(Double(a) * factor) }
+    /// The smaller of two sizes where 0 means none.
+    public static func minNonZero(_ a: Int, _ b: Int) -> Int { a == 0 ? b : b == 0 ? a : min(a, b) }
 
     static func cropSize(_ original: Int, _ crop: Double) -> Int {
         crop == 0 ? 0 : crop >= 1 ? Int(crop) : max(1, scale(original, crop))

@@ -77,7 +77,7 @@ public struct ImgproxyPath: Sendable {
 
     /// imgproxy's `RedenormalizePath`: `%3A` back to `:` in the options, `scheme:/x` back to
     /// `scheme://x` (`local:///x`) in a plain source.
-    static func redenormalized(_ path: String) -> String {
+    public static func redenormalized(_ path: String) -> String {
         let options: String, plain: String?
         if path.hasPrefix("plain/") {
             options = ""
