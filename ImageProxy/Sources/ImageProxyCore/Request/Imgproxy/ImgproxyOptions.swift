@@ -34,21 +34,31 @@ public struct ImgproxyOptions: Sendable, Hashable {
     /// `extend` and `extend_aspect_ratio`: on or off, and where the image sits.
     public struct Extend: Sendable, Hashable {
         public var enabled = false
-        public var gravity = GravityOption(.ce)
+        /// `gravity`: where crops to the result are taken.
+    public var gravity = GravityOption(.ce)
     }
 
+    /// `resizing_type` (default `fit`).
     public var resizingType: ResizingType = .fit
+    /// `width`, `height`: the box; 0 takes the other side's scale.
     public var width = 0
     public var height = 0
+    /// `min-width`, `min-height`: the result is at least this large (then cropped to `width`/`height`).
     public var minWidth = 0
     public var minHeight = 0
+    /// `zoom`: multiplies the scale on each axis.
     public var zoomWidth = 1.0
     public var zoomHeight = 1.0
+    /// `dpr`: multiplies the box, padding and offsets (never past the source unless `enlarge`).
     public var dpr = 1.0
+    /// `enlarge`: whether a raster source may grow.
     public var enlarge = false
+    /// `extend`: the result is the whole box, the image placed by its gravity.
     public var extend = Extend()
+    /// `extend_aspect_ratio`: the result takes the box's aspect ratio.
     public var extendAspectRatio = Extend()
     public var gravity = GravityOption(.ce)
+    /// `crop` before the resize: pixels when at least 1, else a fraction of the source.
     public var cropWidth = 0.0
     public var cropHeight = 0.0
     /// The crop's own gravity; nil takes ``gravity``.
@@ -58,11 +68,14 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var trimColor: RGBAColor?
     /// `padding` in CSS order, before `dpr`.
     public var padding = (top: 0, right: 0, bottom: 0, left: 0)
+    /// `auto_rotate`, `rotate` (multiples of 90), `flip`.
     public var autoRotate = true
     public var rotate = 0
     public var flipHorizontal = false
     public var flipVertical = false
+    /// `background`: flattens alpha over this colour.
     public var background: RGBAColor?
+    /// `blur`, `sharpen` (sigma) and `pixelate` (block side).
     public var blur = 0.0
     public var sharpen = 0.0
     public var pixelate = 0
@@ -70,6 +83,7 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var watermarkOpacity = 0.0
     public var watermarkPosition = GravityOption(.ce)
     public var watermarkScale = 0.0
+    /// `strip_metadata`, `keep_copyright`, `strip_color_profile`, `preserve_hdr`, `enforce_thumbnail`: read; the service's settings decide.
     public var stripMetadata = true
     public var keepCopyright = false
     public var stripColorProfile = true
@@ -77,14 +91,19 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var enforceThumbnail = false
     /// `quality` (0: the service's default for the format).
     public var quality = 0
+    /// `format_quality`: quality by format, `max_bytes`: the result's byte budget.
     public var formatQuality: [ImageFormat: Int] = [:]
     public var maxBytes = 0
+    /// `format` (or the source's `@ext`/`.ext`); nil negotiates.
     public var format: ImageFormat?
+    /// `skip_processing`, `raw`: read, not applied.
     public var skipProcessing: [ImageFormat] = []
     public var raw = false
+    /// `cachebuster`: part of the result key.
     public var cacheBuster: String?
     /// `expires`: a Unix time after which the URL is refused.
     public var expires: Int?
+    /// `filename` and `return_attachment`: the `Content-Disposition`.
     public var filename: String?
     public var returnAttachment = false
     /// `max_result_dimension` (a security option): the result's longest side; 0 for none.
