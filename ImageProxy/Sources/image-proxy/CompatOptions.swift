@@ -49,6 +49,9 @@ struct CompatOptions: ParsableArguments {
     @Flag(help: "imgproxy mode: answer AVIF to clients that accept it, whatever the URL names (IMGPROXY_ENFORCE_AVIF).")
     var enforceAvif = false
 
+    @Flag(inversion: .prefixedNo, help: "Strip EXIF, XMP and IPTC from results (default; --keep-copyright keeps copyright); --no-strip-metadata keeps all of it, GPS included (IMGPROXY_STRIP_METADATA). Both modes.")
+    var stripMetadata = true
+
     func validate() throws {
         guard (1...32).contains(signatureSize) else { throw ValidationError("--signature-size is 1…32") }
         guard !argumentsSeparator.isEmpty else { throw ValidationError("--arguments-separator must not be empty") }

@@ -147,6 +147,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         configuration.watermark = watermark
         try Self.applyQualities(qualities, to: &configuration)
         configuration.keepsCopyright = keepCopyright
+        configuration.keepsAllMetadata = !compat.stripMetadata
         let service: ImageProxyService
         do {
             var definitions = presets
