@@ -26,11 +26,13 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Keep originals and results on disk in this directory.")
     var cacheDir: String?
 
-    @Option(help: "The signing key, hex (imgproxy's IMGPROXY_KEY).")
-    var key: String?
+    @Option(help: "A signing key, hex (imgproxy's IMGPROXY_KEY); repeatable, paired in order with --salt: any pair may sign.")
+    var key: [String] = []
 
-    @Option(help: "The signing salt, hex (imgproxy's IMGPROXY_SALT).")
-    var salt: String?
+    @Option(help: "A signing salt, hex (imgproxy's IMGPROXY_SALT); repeatable, one per --key.")
+    var salt: [String] = []
+
+    @OptionGroup var compat: CompatOptions
 
     @Option(help: "Megabytes of encoded results kept in memory.")
     var memoryMb: Int = 256
@@ -94,11 +96,15 @@ struct ImageProxyCommand: AsyncParsableCommand {
 
     func validate() throws {
         if allowOrigins.isEmpty { throw ValidationError("name at least one --allow-origin URL prefix") }
-        if (key == nil) != (salt == nil) { throw ValidationError("--key and --salt go together") }
-        if let key, let salt, ProxySigner(keyHex: key, saltHex: salt) == nil { throw ValidationError("--key and --salt take hex; the key must not be empty") }
+        if key.count != salt.count { throw ValidationError("--key and --salt go together, one salt per key") }
+        if signers.count != key.count { throw ValidationError("--key and --salt take hex; the key must not be empty") }
+        if key.count > 1 && compat.compat == .native { throw ValidationError("several --key/--salt pairs need --compat imgproxy") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
         if memoryMb < 0 || maxAnimationFrames < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 { throw ValidationError("limits must be positive") }
     }
+
+    /// The `--key`/`--salt` pairs that parse.
+    var signers: [ProxySigner] { zip(key, salt).compactMap { ProxySigner(keyHex: $0, saltHex: $1) } }
 
     /// `--quality FORMAT=Q` (or a bare `Q`, the default of formats not named).
     static func applyQualities(_ texts: [String], to configuration: inout ProxyConfiguration) throws {
@@ -123,7 +129,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         let logger = Logger(label: "image-proxy")
 
         var configuration = ProxyConfiguration(allowedOrigins: allowOrigins)
-        configuration.signer = key.flatMap { key in salt.flatMap { ProxySigner(keyHex: key, saltHex: $0) } }
+        configuration.signer = signers.first
         configuration.cacheDirectory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.memoryBytes = memoryMb << 20
         configuration.sharedCache = sharedCache
@@ -141,13 +147,15 @@ struct ImageProxyCommand: AsyncParsableCommand {
         configuration.watermark = watermark
         try Self.applyQualities(qualities, to: &configuration)
         configuration.keepsCopyright = keepCopyright
+        configuration.keepsAllMetadata = !compat.stripMetadata
         let service: ImageProxyService
         do {
             var definitions = presets
             if let presetsFile {
                 definitions += ProxyPresets.definitions(inFile: try String(contentsOfFile: presetsFile, encoding: .utf8))
             }
-            configuration.presets = try ProxyPresets(definitions: definitions, onlyPresets: onlyPresets)
+            configuration.compat = try compat.settings(signers: signers, presets: definitions, onlyPresets: onlyPresets)
+            if configuration.compat == nil { configuration.presets = try ProxyPresets(definitions: definitions, onlyPresets: onlyPresets) }
             service = try ImageProxyService(configuration: configuration, logger: logger)
             try await service.prepare()
         } catch let error as ProxyError {

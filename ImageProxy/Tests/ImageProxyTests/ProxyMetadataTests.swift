@@ -5,7 +5,8 @@ import ImageKernelTestSupport
 import Testing
 
 /// The metadata policy through the running proxy: no EXIF, XMP or IPTC by default (GPS never),
-/// with `--keep-copyright` exactly the copyright and creator of each kind.
+/// with `--keep-copyright` exactly the copyright and creator of each kind, with
+/// `--no-strip-metadata` all of it.
 @Suite("image-proxy metadata", .serialized)
 struct ProxyMetadataTests {
     /// Landscape_0.jpg (1800x1200) with the fixture's EXIF, XMP and IPTC. Orientation 6 sends
@@ -18,10 +19,10 @@ struct ProxyMetadataTests {
         return try JPEGCoder().encode(photo, as: .jpeg, options: EncodeOptions(quality: 0.9, metadata: .all))
     }
 
-    @Test("by default results carry no metadata; --keep-copyright keeps exactly copyright and creator")
+    @Test("by default results carry no metadata; --keep-copyright keeps exactly copyright and creator; --no-strip-metadata all")
     func policies() async throws {
         let origin = try NginxServer(tls: false, files: ["rotated.jpg": try Self.source(orientation: 6), "upright.jpg": try Self.source(orientation: 1)])
-        for (flags, policy) in [([String](), MetadataPolicy.none), (["--keep-copyright"], .copyright)] {
+        for (flags, policy) in [([String](), MetadataPolicy.none), (["--keep-copyright"], .copyright), (["--no-strip-metadata"], .all)] {
             let proxy = try ProxyProcess(["--allow-origin", origin.prefix] + flags)
             for name in ["rotated.jpg", "upright.jpg"] {
                 let served = try await HTTP.get(proxy.url(Paths.plain(origin.url(name), spec: "resize:fit:300:300", format: "jpg")))

@@ -88,6 +88,9 @@ struct StepParser {
             try expectArguments(1...2, "SIGMA[:AMOUNT]")
             let amount = arguments.count == 2 ? try number(arguments[1], in: 0...100) : 1
             return SharpenTransformer(sigma: try sigma(arguments[0]), amount: amount, threadLimit: threadLimit)
+        case "pixelate", "pix":
+            try expectArguments(1...1, "N (block side in pixels)")
+            return PixelateTransformer(size: try integer(arguments[0], in: 1...TransformLimits.maxSide))
         case "tint":
             try expectArguments(1...1, "RRGGBBAA")
             return TintTransformer(try color(arguments[0]))

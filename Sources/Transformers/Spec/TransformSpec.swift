@@ -13,6 +13,7 @@ import ImageKernel
 /// | `round` | `R` (corner radius in pixels) |
 /// | `blur`, `sharpen` | `SIGMA` in pixels (`sharpen` takes an optional amount) |
 /// | `tint` | `RRGGBBAA` |
+/// | `pixelate` | `N` (block side in pixels) |
 /// | `pad` | `T:R:B:L[:RRGGBBAA]` (borders in pixels; default transparent) |
 /// | `extend` | `[GRAVITY]` (the box of the resize or crop before it) or `W:H[:GRAVITY[:RRGGBBAA]]` |
 /// | `background` | `RRGGBB[AA]` (composites under the image; opaque flattens the alpha) |

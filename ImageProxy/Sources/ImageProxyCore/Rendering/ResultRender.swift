@@ -32,7 +32,7 @@ enum ResultRender {
         coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration, afterEncode: PlanarRender.AfterEncode?
     ) throws(ImageKernelError) -> (Data, ImageFormat) {
         let sourceFormat = ImageFormat.sniff(data)
-        if sourceFormat == .jpeg, encoder.output.maxBytes == nil, let resize = PlanarRender.resize(of: spec),
+        if sourceFormat == .jpeg, encoder.output.maxBytes == nil, let resize = PlanarRender.resize(of: spec) ?? ImgproxyTransformer.planarResize(of: spec, jpeg: data),
            choice.resolve(sourceFormat: .jpeg, animated: false, hasAlpha: false, encodable: encodable) == .jpeg,
            ColorPolicy.planesNeedNoColor(data, limits: limits),
            let encoded = try PlanarRender.render(

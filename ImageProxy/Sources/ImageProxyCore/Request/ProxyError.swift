@@ -13,11 +13,15 @@ public struct ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: String
     /// A sentence for people.
     public var message: String
+    /// For a service in imgproxy's compatibility mode: the `text/plain` body imgproxy answers
+    /// with (its public message: `Invalid URL`, `Forbidden`, …) instead of the JSON one.
+    public var publicText: String?
 
-    public init(status: Int, code: String, message: String) {
+    public init(status: Int, code: String, message: String, publicText: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.publicText = publicText
     }
 
     public var description: String { "\(status) \(code): \(message)" }

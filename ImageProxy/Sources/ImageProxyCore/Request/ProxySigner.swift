@@ -33,6 +33,18 @@ public struct ProxySigner: Sendable {
         return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: message, using: key)
     }
 
+    /// Whether `mac` is the first `size` bytes (1–32) of the HMAC of `path` (imgproxy's
+    /// `IMGPROXY_SIGNATURE_SIZE`), compared in constant time.
+    public func isValid(truncated mac: Data, size: Int, for path: String) -> Bool {
+        let size = min(max(size, 1), SHA256.byteCount)
+        var hmac = HMAC<SHA256>(key: key)
+        hmac.update(data: salt)
+        hmac.update(data: Data(path.utf8))
+        let expected = Array(hmac.finalize()).prefix(size)
+        guard mac.count == expected.count else { return false }
+        return zip(mac, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
     static func bytes(hex: String) -> Data? {
         let digits = Array(hex.utf8)
         guard digits.count % 2 == 0 else { return nil }

@@ -142,6 +142,9 @@ public final class ImageProxyService: Sendable {
         if let route = routes.withLock({ $0.map[routeKey] }), let hit = results.value(forKey: route.key) {
             return success(hit, cacheType: "memory", route: route, ifNoneMatch: ifNoneMatch)
         }
+        if let settings = configuration.compat {
+            return await respondImgproxy(path: path, accept: accept, ifNoneMatch: ifNoneMatch, settings: settings, routeKey: routeKey)
+        }
         do throws(ProxyError) {
             let request = try ProxyRequest.parse(path: path, presets: configuration.presets)
             try authorise(request)

@@ -11,6 +11,12 @@ enum OutputChoice: Sendable, Hashable {
     /// The encodable formats `Accept` allows, best first (never empty).
     case accepted([ImageFormat])
     case source
+    /// imgproxy's preferred formats (`IMGPROXY_PREFERRED_FORMATS` default): the source's when it
+    /// is JPEG, PNG or GIF, else PNG for a result with alpha and JPEG for one without.
+    case preferred
+
+    /// The formats ``preferred`` keeps a source in.
+    static let preferredFormats: Set<ImageFormat> = [.jpeg, .png, .gif]
 
     /// The formats an animated result can take.
     static let animatable: Set<ImageFormat> = [.gif, .webp, .jxl]
@@ -30,6 +36,7 @@ enum OutputChoice: Sendable, Hashable {
         case .format(let format): format.rawValue
         case .accepted(let formats): "accept:" + formats.map(\.rawValue).joined(separator: "+")
         case .source: "source"
+        case .preferred: "preferred"
         }
     }
 
@@ -47,6 +54,7 @@ enum OutputChoice: Sendable, Hashable {
         case .format(let format): Self.animatable.contains(format)
         case .accepted(let formats): formats.contains(.webp) || (Self.animatable.contains(sourceFormat) && encodable.contains(sourceFormat))
         case .source: Self.animatable.contains(sourceFormat) && encodable.contains(sourceFormat)
+        case .preferred: sourceFormat == .gif && encodable.contains(.gif)
         }
     }
 
@@ -66,6 +74,8 @@ enum OutputChoice: Sendable, Hashable {
             return formats[0]
         case .source:
             return sourceOrFallback
+        case .preferred:
+            return Self.preferredFormats.contains(sourceFormat) && encodable.contains(sourceFormat) ? sourceFormat : (hasAlpha ? .png : .jpeg)
         }
     }
 

@@ -64,8 +64,16 @@ public struct ProxyConfiguration: Sendable {
     /// `IMGPROXY_KEEP_COPYRIGHT`.
     public var keepsCopyright: Bool = false
 
-    /// What results carry of the source's metadata (``keepsCopyright``).
-    public var metadataPolicy: MetadataPolicy { keepsCopyright ? .copyright : .none }
+    /// imgproxy's URLs and answers instead of the native grammar (`--compat imgproxy`), read with
+    /// these settings; nil (the default) serves the native grammar.
+    public var compat: ImgproxySettings?
+
+    /// Keep all of the source's EXIF, XMP and IPTC (GPS included) in results: imgproxy's
+    /// `IMGPROXY_STRIP_METADATA=false` (`--no-strip-metadata`). Off by default.
+    public var keepsAllMetadata: Bool = false
+
+    /// What results carry of the source's metadata (``keepsAllMetadata``, ``keepsCopyright``).
+    public var metadataPolicy: MetadataPolicy { keepsAllMetadata ? .all : keepsCopyright ? .copyright : .none }
 
     public init(allowedOrigins: [String]) {
         self.allowedOrigins = allowedOrigins
@@ -91,6 +99,6 @@ extension ProxyConfiguration {
     /// other defaults are not served.
     var outputDefaultsKey: String {
         let qualities = formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
-        return "q\(defaultQuality),\(qualities);p\(jpegProgressive ? 1 : 0)\(pngInterlaced ? 1 : 0)"
+        return "q\(defaultQuality),\(qualities);p\(jpegProgressive ? 1 : 0)\(pngInterlaced ? 1 : 0)" + (keepsAllMetadata ? ";m=all" : "")
     }
 }

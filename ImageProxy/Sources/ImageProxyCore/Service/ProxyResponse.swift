@@ -20,11 +20,12 @@ public struct ProxyResponse: Sendable {
         self.cacheType = cacheType
     }
 
-    /// The JSON error response for `error`.
+    /// The error response for `error`: JSON, or the plain text of ``ProxyError/publicText``.
     public static func error(_ error: ProxyError) -> ProxyResponse {
-        let body = error.jsonBody
+        let body = error.publicText.map { Data($0.utf8) } ?? error.jsonBody
         var headers: [(name: String, value: String)] = [
-            ("Content-Type", "application/json"), ("Content-Length", "\(body.count)"), ("Cache-Control", "no-store"),
+            ("Content-Type", error.publicText == nil ? "application/json" : "text/plain"), ("Content-Length", "\(body.count)"),
+            ("Cache-Control", "no-store"),
         ]
         if error.status == 503 { headers.append(("Retry-After", "1")) }
         return ProxyResponse(status: error.status, headers: headers, body: body)

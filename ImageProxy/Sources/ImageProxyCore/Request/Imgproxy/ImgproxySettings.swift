@@ -1,0 +1,58 @@
+import Foundation
+
+/// What a service in imgproxy's compatibility mode (`--compat imgproxy`) reads URLs with: the
+/// settings of imgproxy's `IMGPROXY_*` variables that concern the path.
+public struct ImgproxySettings: Sendable {
+    /// Signers, any of which may sign a URL (`IMGPROXY_KEY`/`IMGPROXY_SALT` pairs); empty: no
+    /// signature is checked (imgproxy's behaviour without a key: any signature text passes).
+    public var signers: [ProxySigner] = []
+    /// Bytes of the HMAC a signature carries, 1–32 (`IMGPROXY_SIGNATURE_SIZE`).
+    public var signatureSize = 32
+    /// Signatures accepted as they are (`IMGPROXY_TRUSTED_SIGNATURES`).
+    public var trustedSignatures: Set<String> = []
+    /// What separates an option's name and arguments (`IMGPROXY_ARGUMENTS_SEPARATOR`).
+    public var argumentsSeparator = ":"
+    /// Prepended to every source URL that does not start with it (`IMGPROXY_BASE_URL`).
+    public var baseURL = ""
+    /// The only options URLs may use (`IMGPROXY_ALLOWED_PROCESSING_OPTIONS`); empty: all.
+    /// Presets are not checked against it, as in imgproxy.
+    public var allowedProcessingOptions: [String] = []
+    /// Whether URLs may carry the security options (`IMGPROXY_ALLOW_SECURITY_OPTIONS`).
+    public var allowsSecurityOptions = false
+    /// The result's longest side; 0 for none (`IMGPROXY_MAX_RESULT_DIMENSION`).
+    public var maxResultDimension = 0
+    /// Presets in imgproxy's grammar, by name (`IMGPROXY_PRESETS`); `default` applies first.
+    public var presets: [String: [(String, [String])]] = [:]
+    /// Whether paths are only preset names (`IMGPROXY_ONLY_PRESETS`).
+    public var onlyPresets = false
+    /// Answer WebP or AVIF to clients whose `Accept` lists it, when the URL names no format
+    /// (`IMGPROXY_AUTO_WEBP`, `IMGPROXY_AUTO_AVIF`).
+    public var autoWebP = false
+    public var autoAVIF = false
+    /// Answer WebP or AVIF to such clients even when the URL names a format
+    /// (`IMGPROXY_ENFORCE_WEBP`, `IMGPROXY_ENFORCE_AVIF`).
+    public var enforceWebP = false
+    public var enforceAVIF = false
+
+    public init() {}
+
+    /// Reads presets `NAME=OPTIONS` (imgproxy's grammar, options separated by `/`).
+    /// - Throws: ``ProxyError`` 500 `invalid_configuration` for a definition without a name or options.
+    public mutating func addPresets(_ definitions: [String]) throws(ProxyError) {
+        for definition in definitions {
+            let parts = definition.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ProxyError(status: 500, code: "invalid_configuration", message: "invalid preset \(definition): expected NAME=OPTIONS")
+            }
+            var options: [(String, [String])] = []
+            for segment in parts[1].split(separator: "/") {
+                let args = segment.components(separatedBy: argumentsSeparator)
+                guard args.count > 1 else {
+                    throw ProxyError(status: 500, code: "invalid_configuration", message: "invalid preset \(definition): \(segment) is not an option")
+                }
+                options.append((args[0], Array(args.dropFirst())))
+            }
+            presets[parts[0]] = options
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import ImageKernel
+import Transformers
+
+extension ImageProxyService {
+    /// Answers an imgproxy URL (``ProxyConfiguration/compat``): parsed and authorised by
+    /// ``ImgproxyPath``, rendered by ``ImgproxyTransformer`` through the same cache, coalescing
+    /// and render path as the native grammar; errors answer as imgproxy does (status, plain text).
+    func respondImgproxy(path: String, accept: String?, ifNoneMatch: String?, settings: ImgproxySettings, routeKey: String) async -> ProxyResponse {
+        do throws(ProxyError) {
+            let parsed = try ImgproxyPath.parse(path, settings: settings)
+            var options = parsed.options
+            if settings.maxResultDimension > 0, options.maxResultDimension == 0 { options.maxResultDimension = settings.maxResultDimension }
+            do throws(ProxyError) {
+                try checkSource(parsed.source)
+            } catch {
+                throw .imgproxySource("Source URL is not allowed: \(parsed.source.absoluteString)")
+            }
+            let choice = try imgproxyChoice(options, accept: accept, settings: settings)
+            var output = ProxyRequest.Output()
+            if case .format(let format) = choice {
+                let quality = options.quality > 0 ? options.quality : options.formatQuality[format] ?? 0
+                if quality > 0 { output.quality = quality }
+            } else if options.quality > 0 {
+                output.quality = options.quality
+            }
+            if options.maxBytes > 0 { output.maxBytes = options.maxBytes }
+            output.filename = options.filename
+            output.attachment = options.returnAttachment
+            let mark = watermark.withLock { $0 }
+            let transformer = ImgproxyTransformer(options: options, watermark: mark?.image)
+            var specKey = transformer.key
+            if let mark, options.watermarkOpacity > 0 { specKey += "\nwatermark:" + mark.digest }
+            if let buster = options.cacheBuster { specKey += "\ncb:" + buster }
+            let key = resultKey(source: parsed.source, specKey: specKey, choice: choice, output: output)
+            let negotiated = options.format == nil || settings.enforceWebP || settings.enforceAVIF
+            let route = Route(key: key, negotiated: negotiated, disposition: ContentDisposition(output, source: parsed.source))
+            if options.expires == nil { remember(route: routeKey, route) }
+            let spec = TransformSpec(steps: [transformer])
+            let (rendered, cacheType) = try await render(key: key, source: parsed.source, spec: spec, choice: choice, output: output)
+            return success(rendered, cacheType: cacheType, route: route, ifNoneMatch: ifNoneMatch)
+        } catch {
+            return .error(error.imgproxyShaped)
+        }
+    }
+
+    /// imgproxy's output format: `enforce_*` formats the client accepts win, then the format the
+    /// URL names, then the `auto_*` formats the client accepts, then imgproxy's preferred
+    /// formats (JPEG, PNG, GIF: the source's when it is one, else PNG with alpha, JPEG without).
+    private func imgproxyChoice(_ options: ImgproxyOptions, accept: String?, settings: ImgproxySettings) throws(ProxyError) -> OutputChoice {
+        let accepted = accept.map(OutputChoice.acceptedMediaTypes) ?? []
+        func offered(_ format: ImageFormat, _ on: Bool) -> Bool { on && encodable.contains(format) && accepted.contains(format.mediaType) }
+        if offered(.avif, settings.enforceAVIF) { return .format(.avif) }
+        if offered(.webp, settings.enforceWebP) { return .format(.webp) }
+        if let format = options.format {
+            guard encodable.contains(format) else { throw .imgproxyCantSave("Resulting image format is not supported: \(format.rawValue)") }
+            return .format(format)
+        }
+        if offered(.avif, settings.autoAVIF || settings.enforceAVIF) { return .format(.avif) }
+        if offered(.webp, settings.autoWebP || settings.enforceWebP) { return .format(.webp) }
+        return .preferred
+    }
+}
