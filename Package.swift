@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "CoderSVG", targets: ["CoderSVG"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ColorLCMS", targets: ["ColorLCMS"]),
+        .library(name: "LoaderS3", targets: ["LoaderS3"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
@@ -95,6 +96,12 @@ let package = Package(
         .target(name: "ColorLCMS", dependencies: ["ImageKernel", "CLCMS"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
+        // s3:// on LoaderHTTP's HTTPLoader; our own SigV4 signer (swift-crypto) and credential chain.
+        .target(
+            name: "LoaderS3",
+            dependencies: ["ImageKernel", "LoaderHTTP", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
         .target(
             name: "AnimationReference",
@@ -102,7 +109,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Test support (servers, corpora in Tests/Corpora, memory probe); see its product above.
-        .target(name: "ImageKernelTestSupport", dependencies: ["ImageKernel"], swiftSettings: strict),
+        .target(name: "ImageKernelTestSupport", dependencies: ["ImageKernel", "LoaderS3"], swiftSettings: strict),
         // The fault soak (scripts/soak.sh): loads through a misbehaving server; not a product.
         .executableTarget(
             name: "imagekernel-soak",
@@ -194,6 +201,11 @@ let package = Package(
         .testTarget(
             name: "LoaderHTTPTests",
             dependencies: ["ImageKernelTestSupport", "LoaderHTTP", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LoaderS3Tests",
+            dependencies: ["ImageKernelTestSupport", "LoaderS3", "LoaderHTTP", "ImageKernel", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
