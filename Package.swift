@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ColorLCMS", targets: ["ColorLCMS"]),
         .library(name: "LoaderS3", targets: ["LoaderS3"]),
+        .library(name: "CacheS3", targets: ["CacheS3"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
@@ -100,6 +101,12 @@ let package = Package(
         .target(
             name: "LoaderS3",
             dependencies: ["ImageKernel", "LoaderHTTP", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // An ImageCache on a bucket, through LoaderS3's signed client.
+        .target(
+            name: "CacheS3",
+            dependencies: ["ImageKernel", "LoaderS3", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
@@ -206,6 +213,11 @@ let package = Package(
         .testTarget(
             name: "LoaderS3Tests",
             dependencies: ["ImageKernelTestSupport", "LoaderS3", "LoaderHTTP", "ImageKernel", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CacheS3Tests",
+            dependencies: ["ImageKernelTestSupport", "CacheS3", "LoaderS3", "ImageKernel", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),

@@ -42,6 +42,7 @@ groups=(
   "--filter LoaderHTTPTests"
   "--filter LoaderS3Tests --skip S3PeakMemoryTests"
   "--filter S3PeakMemoryTests"
+  "--filter CacheS3Tests"
 )
 status=0
 failures=()
