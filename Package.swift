@@ -131,7 +131,7 @@ let package = Package(
             name: "imagekernel",
             dependencies: [
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CoderBMP", "CacheDisk",
-                "CacheRedis", "Transformers", "CoderTIFF", "CoderJXL", "CoderSVG", "ColorLCMS",
+                "CacheRedis", "Transformers", "CoderTIFF", "CoderJXL", "CoderSVG", "ColorLCMS", "LoaderS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
