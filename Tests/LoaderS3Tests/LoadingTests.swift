@@ -125,3 +125,25 @@ import Testing
         }
     }
 }
+
+/// What a single-region gateway cannot answer: a bucket in another region (HTTPTestServer's
+/// `/s3-region/` route answers S3's 301 with `x-amz-bucket-region` unless signed for its region).
+@Suite struct RegionTests {
+    @Test func aBucketInAnotherRegionIsRetriedThereOnceAndRemembered() async throws {
+        let origin = try HTTPTestServer()
+        defer { origin.stop() }
+        origin.addFile("img.png", data: Data("pixels".utf8))
+        var configuration = S3Loader.Configuration(environment: ["AWS_REGION": "us-east-1"])
+        configuration.endpoint = origin.baseURL
+        configuration.credentials = StaticS3Credentials(S3Credentials(accessKeyID: "a", secretAccessKey: "b"))
+        let loader = try S3Loader(configuration: configuration)
+        let url = URL(string: "s3://s3-region/eu-west-3/img.png")!
+        #expect(try await loader.load(url).data == Data("pixels".utf8))
+        #expect(loader.region(for: "s3-region") == "eu-west-3")
+        #expect(try await loader.load(url).data == Data("pixels".utf8))
+        // One refused request, then two signed for the bucket's region.
+        #expect(origin.requestCount(path: "/s3-region/eu-west-3/img.png") == 3)
+        let missing = try await #require(throws: ImageKernelError.self) { try await loader.load(URL(string: "s3://s3-region/eu-west-3/none.png")!) }
+        #expect(missing.code == .notFound)
+    }
+}

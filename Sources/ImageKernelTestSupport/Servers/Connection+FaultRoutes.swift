@@ -41,4 +41,14 @@ extension Connection {
             return nil
         }
     }
+
+    /// `/s3-region/<region>/<name>`: see ``HTTPTestServer``.
+    func s3Region(_ region: String, file name: String, _ request: RequestHead) -> Next {
+        if request.headers["authorization"]?.contains("/\(region)/s3/aws4_request") == true {
+            guard let file = server.file(name) else { return respond(404, text: "no file \(name)\n") }
+            return respond(200, headers: [("Content-Type", "application/octet-stream")], body: file.data)
+        }
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>PermanentRedirect</Code><Message>The bucket is in another region.</Message></Error>"
+        return respond(301, headers: [("Content-Type", "application/xml"), ("x-amz-bucket-region", region)], body: Data(xml.utf8))
+    }
 }
