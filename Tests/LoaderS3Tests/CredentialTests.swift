@@ -117,6 +117,23 @@ import Testing
         #expect(try await ContainerS3Credentials(environment: [:]).credentials() == nil)
     }
 
+    @Test func instanceMetadataServiceV2IsAskedWithASessionToken() async throws {
+        let server = try RGW.server()
+        let (url, data) = try await Self.object(server)
+        let imds = try HTTPTestServer()
+        defer { imds.stop() }
+        let expiry = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3600))
+        imds.addFile("imds-credentials", data: Data(#"{"Code":"Success","AccessKeyId":"\#(server.accessKey)","SecretAccessKey":"\#(server.secretKey)","Expiration":"\#(expiry)"}"#.utf8))
+        var env = Self.environment(server, ["AWS_EC2_METADATA_SERVICE_ENDPOINT": imds.baseURL.absoluteString])
+        env["AWS_EC2_METADATA_DISABLED"] = nil
+        #expect(try await Self.loader(env).load(url).data == data)
+        #expect(imds.requests.map(\.method) == ["PUT", "GET", "GET"])
+        // Nothing listening: no credentials from IMDS (nil, so the chain ends in a typed error), within the bound.
+        let port = try SilentListener().port
+        let absent = InstanceMetadataS3Credentials(environment: ["AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(port)"], timeout: .milliseconds(300))
+        #expect(try await absent.credentials() == nil)
+    }
+
     @Test func credentialsDocumentCarriesTokenAndExpiry() throws {
         let json = Data(#"{"AccessKeyId":"ASIA","SecretAccessKey":"s","Token":"t","Expiration":"2030-01-02T03:04:05Z"}"#.utf8)
         let parsed = try CredentialsDocument.parse(json, source: "test")
