@@ -61,6 +61,19 @@ public final class S3Loader: ImageLoader {
             throw .s3(.permissionDenied, "no S3 credentials")
         }
         var retriedRegion = false
+        // A region retry starts a second response: its progress is passed on only where it goes
+        // past what the first one reported, so `received` never decreases, and without chunks
+        // (a progressive decoder must not see the first response's bytes or miss the second's).
+        let reported = Locked<(last: Int64, retried: Bool)>((-1, false))
+        let monotonic: @Sendable (LoadProgress) -> Void = { update in
+            let (isNew, retried) = reported.withLock { state -> (Bool, Bool) in
+                guard update.received > state.last else { return (false, state.retried) }
+                state.last = update.received
+                return (true, state.retried)
+            }
+            guard isNew else { return }
+            progress(retried ? LoadProgress(received: update.received, expected: update.expected) : update)
+        }
         while true {
             let region = region(for: location.bucket)
             let url = endpoint.requestURL(
@@ -73,7 +86,7 @@ public final class S3Loader: ImageLoader {
             let outgoing = ImageRequest(url: url, headers: headers, cachedValidators: request.cachedValidators)
             let result: LoadResult
             do {
-                result = try await http.load(outgoing, options: options, context: context, progress: progress)
+                result = try await http.load(outgoing, options: options, context: context, progress: monotonic)
             } catch {
                 throw Self.rebrand(error)
             }
@@ -84,6 +97,7 @@ public final class S3Loader: ImageLoader {
             let failure = S3ErrorResponse(status: status, body: result.data, headers: result.headers)
             if !retriedRegion, status == 301 || status == 400, let other = failure.region, !other.isEmpty, other != region {
                 bucketRegions.withLock { $0[location.bucket] = other }
+                reported.withLock { $0.retried = true }
                 retriedRegion = true
                 continue
             }

@@ -138,7 +138,14 @@ import Testing
         configuration.credentials = StaticS3Credentials(S3Credentials(accessKeyID: "a", secretAccessKey: "b"))
         let loader = try S3Loader(configuration: configuration)
         let url = URL(string: "s3://s3-region/eu-west-3/img.png")!
-        #expect(try await loader.load(url).data == Data("pixels".utf8))
+        let received = Locked<[Int64]>([])
+        let first = try await loader.load(ImageRequest(url: url), options: .progressiveLoad, context: ImageContext()) { progress in
+            received.withLock { $0.append(progress.received) }
+        }
+        #expect(first.data == Data("pixels".utf8))
+        // Across the refused answer and the retry, progress never goes back.
+        let seen = received.withLock { $0 }
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 }, "\(seen)")
         #expect(loader.region(for: "s3-region") == "eu-west-3")
         #expect(try await loader.load(url).data == Data("pixels".utf8))
         // One refused request, then two signed for the bucket's region.
