@@ -7,7 +7,7 @@ import LoaderS3
 ///
 /// Entries are objects named `prefix + SHA-256(key)` holding the original bytes, with their
 /// validators in user metadata (`x-amz-meta-ik-etag`, `x-amz-meta-ik-last-modified`). The store
-/// may speed a load up, never stop one (as ``CacheRedis``): every request is bounded by
+/// may speed a load up, never stop one (as `CacheRedis`): every request is bounded by
 /// ``Configuration/timeout``; a query that fails or times out is a miss, `contains` answers
 /// `.none`; stores, removes and clears throw typed errors (stage `.cache`, plugin `"CacheS3"`),
 /// which the manager logs and goes on. Hits report source `.disk` and

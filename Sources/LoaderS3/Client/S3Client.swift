@@ -3,7 +3,7 @@ import ImageKernel
 
 /// Signed S3 requests beyond downloads: put, head, delete, list, bucket creation and versioning.
 ///
-/// For ``CacheS3`` and for tests and tools that fill buckets. Each call is one blocking libcurl
+/// For `CacheS3` and for tests and tools that fill buckets. Each call is one blocking libcurl
 /// exchange on a worker thread, bounded by ``timeout``; idle handles are kept so connections are
 /// reused. Statuses are returned, not thrown (``Response/error(for:)`` types a failure); transport
 /// failures throw ``ImageKernel/ImageKernelError`` (`timeout`, `cannotConnect`, …).
