@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "CoderSVG", targets: ["CoderSVG"]),
         .library(name: "CacheRedis", targets: ["CacheRedis"]),
         .library(name: "ColorLCMS", targets: ["ColorLCMS"]),
+        .library(name: "LoaderS3", targets: ["LoaderS3"]),
+        .library(name: "CacheS3", targets: ["CacheS3"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
@@ -95,6 +97,18 @@ let package = Package(
         .target(name: "ColorLCMS", dependencies: ["ImageKernel", "CLCMS"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
+        // s3:// on LoaderHTTP's HTTPLoader; our own SigV4 signer (swift-crypto) and credential chain.
+        .target(
+            name: "LoaderS3",
+            dependencies: ["ImageKernel", "LoaderHTTP", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // An ImageCache on a bucket, through LoaderS3's signed client.
+        .target(
+            name: "CacheS3",
+            dependencies: ["ImageKernel", "LoaderS3", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
         .target(
             name: "AnimationReference",
@@ -102,7 +116,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Test support (servers, corpora in Tests/Corpora, memory probe); see its product above.
-        .target(name: "ImageKernelTestSupport", dependencies: ["ImageKernel"], swiftSettings: strict),
+        .target(name: "ImageKernelTestSupport", dependencies: ["ImageKernel", "LoaderS3"], swiftSettings: strict),
         // The fault soak (scripts/soak.sh): loads through a misbehaving server; not a product.
         .executableTarget(
             name: "imagekernel-soak",
@@ -117,7 +131,7 @@ let package = Package(
             name: "imagekernel",
             dependencies: [
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CoderBMP", "CacheDisk",
-                "CacheRedis", "Transformers", "CoderTIFF", "CoderJXL", "CoderSVG", "ColorLCMS",
+                "CacheRedis", "Transformers", "CoderTIFF", "CoderJXL", "CoderSVG", "ColorLCMS", "LoaderS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -194,6 +208,16 @@ let package = Package(
         .testTarget(
             name: "LoaderHTTPTests",
             dependencies: ["ImageKernelTestSupport", "LoaderHTTP", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LoaderS3Tests",
+            dependencies: ["ImageKernelTestSupport", "LoaderS3", "LoaderHTTP", "ImageKernel", "ImageKernelConformance"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CacheS3Tests",
+            dependencies: ["ImageKernelTestSupport", "CacheS3", "LoaderS3", "ImageKernel", "ImageKernelConformance"],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),

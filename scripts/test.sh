@@ -8,7 +8,8 @@
 # neighbours, not the plugin. The JPEG, PNG, HEIF and WebP peak-memory tests measure the process's
 # resident set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it).
 # CacheRedisTests start their own redis-server processes and kill and restart them, so they run
-# as their own group.
+# as their own group. LoaderS3Tests and CacheS3Tests each start one Ceph RADOS Gateway (monitor,
+# memstore OSD, radosgw) per process; CacheS3Tests stop and restart its gateway, so they run alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -39,6 +40,9 @@ groups=(
   "--filter TransformersTests"
   "--filter CacheRedisTests"
   "--filter LoaderHTTPTests"
+  "--filter LoaderS3Tests --skip S3PeakMemoryTests"
+  "--filter S3PeakMemoryTests"
+  "--filter CacheS3Tests"
 )
 status=0
 failures=()

@@ -16,6 +16,7 @@
 #   thumbor      thumbor 7.8, the Python image service `Examples/bench` runs beside image-proxy
 #   pillow-jxl   Pillow with pillow-jxl-plugin 1.3 (its wheel bundles libjxl 0.12): the JPEG XL
 #                peer (the libvips wheel has no JXL loader)
+#   boto3        boto3 1.x, the AWS SDK for Python: bench-s3's peer for GETs from a bucket
 #
 # Needs python3 with venv and pip; Pillow-SIMD's build needs a C compiler and the JPEG, PNG and
 # zlib headers, installed here when missing (apt-get, as root or with sudo).
@@ -70,3 +71,4 @@ fi
 if wanted vips; then make_venv vips "pyvips" "pyvips-binary>=8.18,<8.19"; fi
 if wanted thumbor; then make_venv thumbor "thumbor>=7.8,<7.9"; fi
 if wanted pillow-jxl; then make_venv pillow-jxl pillow "pillow-jxl-plugin>=1.3,<1.4"; fi
+if wanted boto3; then make_venv boto3 "boto3>=1.34,<2"; fi

@@ -37,10 +37,14 @@ struct CLI {
         return (process.terminationStatus, text)
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Output {
+    /// Runs the tool with `arguments`; `environment` is added to the test process's own.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

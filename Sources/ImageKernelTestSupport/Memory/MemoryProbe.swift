@@ -30,6 +30,20 @@ public enum MemoryProbe {
     }()
 
     public static func peakGrowth<T>(_ body: () throws -> T) throws -> (result: T, bytes: Int) {
+        let before = try resetPeak()
+        let result = try body()
+        return (result, try growth(since: before))
+    }
+
+    /// ``peakGrowth(_:)`` for async work (a load): the same reset and reading around `body`.
+    public static func peakGrowth<T>(async body: () async throws -> T) async throws -> (result: T, bytes: Int) {
+        let before = try resetPeak()
+        let result = try await body()
+        return (result, try growth(since: before))
+    }
+
+    /// Tunes glibc as described above, resets the high-water mark and returns VmRSS in KiB.
+    private static func resetPeak() throws -> Int {
         _ = glibcMallopt(-3, 64 * 1024)
         _ = glibcMallocTrim(0)
         guard let clear = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else {
@@ -37,10 +51,12 @@ public enum MemoryProbe {
         }
         try clear.write(contentsOf: Data("5".utf8))
         try clear.close()
-        let before = try statusKilobytes("VmRSS")
-        let result = try body()
-        let peak = try statusKilobytes("VmHWM")
-        return (result, max(0, peak - before) * 1024)
+        return try statusKilobytes("VmRSS")
+    }
+
+    /// The peak's growth in bytes over `before` (KiB).
+    private static func growth(since before: Int) throws -> Int {
+        max(0, try statusKilobytes("VmHWM") - before) * 1024
     }
 
     /// The peak-memory comparison the coders' thumbnail tests make: `thumbnail` measured three

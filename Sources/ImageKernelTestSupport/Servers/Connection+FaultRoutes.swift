@@ -41,4 +41,31 @@ extension Connection {
             return nil
         }
     }
+
+    /// `/s3-region/<region>/<name>`: see ``HTTPTestServer``.
+    func s3Region(_ region: String, file name: String, _ request: RequestHead) -> Next {
+        if request.headers["authorization"]?.contains("/\(region)/s3/aws4_request") == true {
+            guard let file = server.file(name) else { return respond(404, text: "no file \(name)\n") }
+            return respond(200, headers: [("Content-Type", "application/octet-stream")], body: file.data)
+        }
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>PermanentRedirect</Code><Message>The bucket is in another region.</Message></Error>"
+        return respond(301, headers: [("Content-Type", "application/xml"), ("x-amz-bucket-region", region)], body: Data(xml.utf8))
+    }
+
+    /// `/latest/…`: IMDSv2, see ``HTTPTestServer``.
+    func instanceMetadata(_ parts: [String], _ request: RequestHead) -> Next {
+        let token = "ik-imds-token"
+        if parts == ["latest", "api", "token"] {
+            guard request.method == "PUT", request.headers["x-aws-ec2-metadata-token-ttl-seconds"] != nil else { return respond(400, text: "bad token request\n") }
+            return respond(200, text: token)
+        }
+        guard request.headers["x-aws-ec2-metadata-token"] == token else { return respond(401, text: "no token\n") }
+        switch Array(parts.dropFirst(2)) {
+        case ["iam", "security-credentials"]: return respond(200, text: "ik-role\n")
+        case ["iam", "security-credentials", "ik-role"]:
+            guard let file = server.file("imds-credentials") else { return respond(404, text: "no credentials\n") }
+            return respond(200, headers: [("Content-Type", "application/json")], body: file.data)
+        default: return respond(404, text: "no metadata \(request.path)\n")
+        }
+    }
 }

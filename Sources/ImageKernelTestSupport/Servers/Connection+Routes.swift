@@ -44,6 +44,8 @@ extension Connection {
         case "big" where parts.count == 2: return big(Int(parts[1]) ?? 0, request)
         case "auth" where parts.count == 2: return basicAuth(parts[1], request)
         case "cookie" where parts.count >= 3: return cookie(parts, request)
+        case "latest" where parts.count >= 3: return instanceMetadata(parts, request)
+        case "s3-region" where parts.count == 3: return s3Region(parts[1], file: parts[2], request)
         case "echo-headers":
             let lines = request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\n" }.joined()
             return respond(200, text: lines)

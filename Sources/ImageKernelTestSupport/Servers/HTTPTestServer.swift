@@ -30,6 +30,13 @@ import ImageKernel
 /// - `/cookie/set/<cookie>?value=v` — sets the cookie; `/cookie/check/<cookie>/<name>` serves the
 ///   file only when the request carries the cookie, else 403.
 /// - `/echo-headers` — the request headers as `name: value` lines, sorted.
+/// - `/s3-region/<region>/<name>` — an S3 bucket (`s3-region`, path-style) that lives in `<region>`:
+///   the file for a request signed for that region (`Authorization` scope `/<region>/s3/`), else
+///   S3's 301 `PermanentRedirect` with `x-amz-bucket-region` (a real single-region store never says it).
+/// - `/latest/…` — EC2's instance metadata service, IMDSv2: `PUT /latest/api/token` (with
+///   `X-aws-ec2-metadata-token-ttl-seconds`) gives a token; with it,
+///   `/latest/meta-data/iam/security-credentials/` names the role `ik-role` and
+///   `…/ik-role` answers the file `imds-credentials`; without it, 401.
 /// - `/wrong-length/<name>?by=N`, `/huge-header/<name>`, `/reset/<name>`, `/raw/<name>` — see `faultRoute`.
 public final class HTTPTestServer: Sendable {
     /// The user name `/auth/` accepts.

@@ -14,6 +14,7 @@ import CoderWebP
 import ColorLCMS
 import LoaderFile
 import LoaderHTTP
+import LoaderS3
 
 /// The parts the command-line tool links, registered in one place.
 enum Plugins {
@@ -21,13 +22,18 @@ enum Plugins {
         CoderRegistry([PNGCoder(), JPEGCoder(), HEIFCoder(), WebPCoder(), GIFCoder(), BMPCoder(pngCoder: PNGCoder()), TIFFCoder(), JXLCoder(), SVGCoder()])
     }
 
-    /// Files and paths, and http(s) through libcurl with `maxConcurrentDownloads` transfers at
-    /// once, at most `perHost` of them to one host.
+    /// Files and paths, http(s) through libcurl with `maxConcurrentDownloads` transfers at
+    /// once, at most `perHost` of them to one host, and `s3://bucket/key` with the endpoint,
+    /// region and credentials the AWS SDKs read from the environment (`AWS_ENDPOINT_URL_S3`,
+    /// `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_PROFILE`, …; credentials are looked up on the first
+    /// `s3://` load only).
     static func loaders(maxConcurrentDownloads: Int = 6, perHost: Int? = nil) throws -> LoaderRegistry {
         var http = HTTPLoader.Configuration()
         http.maxConcurrentDownloads = maxConcurrentDownloads
         http.maxConcurrentDownloadsPerHost = perHost
-        return LoaderRegistry([FileLoader(), try HTTPLoader(configuration: http)])
+        var s3 = S3Loader.Configuration()
+        s3.http.maxConcurrentDownloads = maxConcurrentDownloads
+        return LoaderRegistry([FileLoader(), try HTTPLoader(configuration: http), try S3Loader(configuration: s3)])
     }
 
     /// The disk cache in `directory` (default `$XDG_CACHE_HOME/imagekernel`, else `~/.cache/imagekernel`).
