@@ -6,8 +6,9 @@ import ImageKernel
 /// a large file, a gallery list, redirects inside and outside the allowed origin, an error
 /// status and a slow file.
 enum Origin {
+    /// The repository's `Examples/images` (this file is `ImageProxy/Tests/ImageProxyTests/Support/Origin.swift`).
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("images")
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/images")
 
     static func example(_ name: String) throws -> Data { try Data(contentsOf: examples.appendingPathComponent(name)) }
 
