@@ -11,7 +11,9 @@ import Testing
 @Suite("image-proxy local sources: no check-then-open race", .serialized)
 struct ProxyLocalSourceRaceTests {
     /// `root/inside.png` (4×4 red), `outside/secret.png` (6×2 green) beside the root, and
-    /// `root/link.png`, which ``flip(_:)`` points at one then the other.
+    /// `root/flip.png`, which ``flip(_:)`` makes a copy of the inside file (a hard link) and a
+    /// symlink to the secret in turn: a path that is a plain file inside the root when it is
+    /// checked may be a symlink out of it when it is opened.
     struct Tree {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-race-\(UUID().uuidString)")
         var root: URL { base.appendingPathComponent("root") }
@@ -22,7 +24,7 @@ struct ProxyLocalSourceRaceTests {
             try FileManager.default.createDirectory(at: secret.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Self.png(width: 4, height: 4, rgb: [255, 0, 0]).write(to: root.appendingPathComponent("inside.png"))
             try Self.png(width: 6, height: 2, rgb: [0, 255, 0]).write(to: secret)
-            try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link.png").path, withDestinationPath: "inside.png")
+            try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("flip.png").path, withDestinationPath: secret.path)
         }
 
         static func png(width: Int, height: Int, rgb: [UInt8]) throws -> Data {
@@ -30,16 +32,18 @@ struct ProxyLocalSourceRaceTests {
             return try PNGCoder().encode(try Image(width: width, height: height, pixelFormat: .rgb8, pixels: pixels), as: .png, options: EncodeOptions())
         }
 
-        /// Points `link.png` at the secret and at the inside file in turn, each swap one atomic
-        /// rename, counting swaps in `flipper`, until it is stopped.
+        /// Replaces `flip.png` by a hard link of the inside file and by a symlink to the secret in
+        /// turn, each swap one atomic rename (the path always exists), counting swaps in `flipper`,
+        /// until it is stopped.
         func flip(_ flipper: Flipper) {
-            let link = root.appendingPathComponent("link.png").path
-            let staged = root.appendingPathComponent(".link.tmp").path
+            let flip = root.appendingPathComponent("flip.png").path
+            let inside = root.appendingPathComponent("inside.png").path
+            let staged = root.appendingPathComponent(".flip.tmp").path
             var count = 0
             while !flipper.stop.load(ordering: .relaxed) {
-                let target = count % 2 == 0 ? secret.path : "inside.png"
                 unlink(staged)
-                guard symlink(target, staged) == 0, rename(staged, link) == 0 else { continue }
+                let made = count % 2 == 0 ? link(inside, staged) : symlink(secret.path, staged)
+                guard made == 0, rename(staged, flip) == 0 else { continue }
                 count += 1
                 flipper.swaps.store(count, ordering: .relaxed)
             }
@@ -72,7 +76,7 @@ struct ProxyLocalSourceRaceTests {
         // Until both targets were met often (at most 2000 requests), each a spec of its own: no
         // result cache answers for the file.
         while requests < 2000 && (inside < 20 || refused < 20) {
-            let path = ProxyLocalSourceTests.path("local:///link.png", spec: "resize:fit:\(100 + requests):\(100 + requests)")
+            let path = ProxyLocalSourceTests.path("local:///flip.png", spec: "resize:fit:\(100 + requests):\(100 + requests)")
             let response = try await HTTP.get(proxy.url(path))
             if response.status == 200 {
                 let image = try PNGCoder().decode(response.body, options: DecodeOptions())
