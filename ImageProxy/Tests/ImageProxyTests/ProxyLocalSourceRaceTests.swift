@@ -106,6 +106,10 @@ struct ProxyLocalSourceRaceTests {
         #expect(missing?.status == 404)
         let directory = #expect(throws: ProxyError.self) { try policy.read(URL(string: "local:///sub")!, limit: 1 << 20) }
         #expect(directory?.status == 404)
+        let long = #expect(throws: ProxyError.self) {
+            try policy.read(URL(string: "local:///" + String(repeating: "a", count: 5000))!, limit: 1 << 20)
+        }
+        #expect(long?.status == 404, "a name too long is no file, never a 500")
         let huge = #expect(throws: ProxyError.self) { try policy.read(URL(string: "local:///huge.jpg")!, limit: 1 << 20) }
         #expect(huge?.status == 413)
     }

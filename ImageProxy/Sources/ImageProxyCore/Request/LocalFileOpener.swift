@@ -101,7 +101,9 @@ public struct LocalFileOpener: Sendable {
 
     static func failure(_ code: Int32) -> Failure {
         switch code {
-        case ENOENT, ENOTDIR, EISDIR: return .notFound
+        // ENAMETOOLONG and ENXIO (a socket, opened non-blocking) are no file to serve, as before
+        // (realpath found none).
+        case ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, ENXIO: return .notFound
         case EXDEV, ELOOP: return .outsideRoot
         case EACCES, EPERM: return .permissionDenied
         default: return .system(code)
