@@ -23,9 +23,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
+        // openat2(2) through syscall(2), which Swift cannot call (variadic); see LocalFileOpener.
+        .target(name: "CImageProxy"),
         .target(name: "ImageProxyCore", dependencies: [
+            "CImageProxy",
             .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "LoaderHTTP", package: "ImageKernel"),
             .product(name: "LoaderFile", package: "ImageKernel"),
             .product(name: "CacheDisk", package: "ImageKernel"), .product(name: "CacheRedis", package: "ImageKernel"),
@@ -37,6 +43,7 @@ let package = Package(
             .product(name: "CoderSVG", package: "ImageKernel"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Configuration", package: "swift-configuration"),
         ]),
         .executableTarget(name: "image-proxy", dependencies: [
             "ImageProxyCore",
@@ -44,6 +51,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ],
         // gperftools' tcmalloc as the allocator (Debian's libtcmalloc-minimal4, by its soname:
         // the unversioned name comes with a -dev package that pulls libunwind-dev): see

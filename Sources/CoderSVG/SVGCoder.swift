@@ -16,10 +16,13 @@ import ImageKernel
 /// ``defaultSize`` × ``defaultSize`` (content at one user unit a pixel). The root's viewBox and
 /// `preserveAspectRatio` are honoured inside that size, as librsvg's `rsvg-convert` does.
 ///
-/// A decode for a thumbnail (``DecodeOptions/thumbnailPixelSize``) or for a smaller resize
-/// (``DecodeOptions/shrinkOnLoad``) draws the document at that size directly — the vector is
-/// scaled, never a large raster — to ``PixelSize/thumbnail(of:fitting:)`` of the intrinsic size
-/// (never larger than it, as every coder of the kernel). The image's
+/// A decode for a thumbnail (``DecodeOptions/thumbnailPixelSize``) draws the document at that size
+/// directly — the vector is scaled, never a large raster — to ``PixelSize/thumbnail(of:fitting:)``
+/// of the intrinsic size (never larger than it, as every coder of the kernel). A decode for a
+/// resize (``DecodeOptions/shrinkOnLoad``, which the ``ImageManager`` passes from its transformer's
+/// ``ImageTransformer/vectorRenderBox``) draws the document at the resize's box, smaller *or
+/// larger* than its own size: a 200×100 icon resized to fit 800×800 renders at 800×400, sharp,
+/// as imgproxy renders vector sources whatever `enlarge` says. The image's
 /// ``Image/MetadataKey/thumbnailSource`` note is then `scaled-decode`.
 ///
 /// The result is `rgba8` with straight alpha: cairo's premultiplied pixels are un-premultiplied

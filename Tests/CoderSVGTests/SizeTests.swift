@@ -86,14 +86,16 @@ struct SizeTests {
         #expect(noViewBox.width == 40 && pixel(noViewBox, 35, 35) == [0, 0, 255, 255] && pixel(noViewBox, 5, 5)[3] == 0)
     }
 
-    @Test func shrinkOnLoadRendersAtTheResizesSize() throws {
+    @Test func shrinkOnLoadRendersAtTheResizesSizeSmallerOrLarger() throws {
         let data = Self.svg("width='1000' height='500'")
         let fit = try SVGCoder().decode(data, options: DecodeOptions(shrinkOnLoad: ShrinkOnLoad(width: 100, height: 100, mode: .fit)))
         #expect(fit.width == 100 && fit.height == 50)
         let fill = try SVGCoder().decode(data, options: DecodeOptions(shrinkOnLoad: ShrinkOnLoad(width: 100, height: 100, mode: .fill)))
         #expect(fill.width == 200 && fill.height == 100)
         let larger = try SVGCoder().decode(data, options: DecodeOptions(shrinkOnLoad: ShrinkOnLoad(width: 3000, height: 3000, mode: .fit)))
-        #expect(larger.width == 1000, "never enlarged")
+        #expect(larger.width == 3000 && larger.height == 1500, "a vector is drawn at the box, larger than its own size too")
+        let fillLarger = try SVGCoder().decode(data, options: DecodeOptions(shrinkOnLoad: ShrinkOnLoad(width: 3000, height: 3000, mode: .fill)))
+        #expect(fillLarger.width == 6000 && fillLarger.height == 3000)
     }
 
     @Test func scaleDownLargeImagesRendersWithinThePixelLimit() throws {

@@ -115,13 +115,14 @@ struct ImageResultDataTests {
         }
     }
 
-    @Test func anAnimatedResultReportsTheWholeFileOrTheStillStoredForItsTransform() async throws {
+    @Test func anAnimatedResultReportsTheWholeFileOrTheAnimationStoredForItsTransform() async throws {
         let loader = MemoryLoader()
         let file = AnimatedRawCoder.file(frames: 3)
         loader.serve("anim", data: file)
         let disk = MemoryCache()
+        let cache = TieredCache(backing: disk)
         let manager = ImageManager(configuration: .init(
-            cache: TieredCache(backing: disk), loaders: LoaderRegistry([loader]), coders: CoderRegistry([RawCoder(), AnimatedRawCoder()])))
+            cache: cache, loaders: LoaderRegistry([loader]), coders: CoderRegistry([RawCoder(), AnimatedRawCoder()])))
         let url = memURL("anim")
 
         let plain = try await manager.image(for: url)
@@ -130,9 +131,32 @@ struct ImageResultDataTests {
         let transformed = try await manager.image(for: url, options: .transformAnimatedImage, context: Self.halved)
         #expect(transformed.image?.frameCount == 3 && transformed.image?.width == 4)
         try #expect(transformed.data != nil && transformed.data == disk.entry(forKey: try #require(transformed.cacheKey))?.data)
-        // PNG and JPEG are still formats: the re-encode holds the first transformed frame only.
-        let stored = try RawCoder().decode(try #require(transformed.data), options: DecodeOptions())
-        #expect(stored.frameCount == 1 && stored.width == 4 && stored.pixels == transformed.image?.pixels)
+        // Re-encoded in an animated format (the coder's GIF stand-in), every transformed frame kept.
+        let stored = try AnimatedRawCoder().decode(try #require(transformed.data), options: DecodeOptions())
+        #expect(stored.frameCount == 3 && stored.width == 4)
+        #expect(stored.allFrames.map(\.image.pixels) == transformed.image?.allFrames.map(\.image.pixels))
+
+        // A later disk hit answers the animation, not a still of frame 0.
+        cache.memory.removeAll()
+        let hit = try await manager.image(for: url, options: .transformAnimatedImage, context: Self.halved)
+        #expect(hit.cacheType == .disk && hit.image?.frameCount == 3)
+        #expect(hit.image?.allFrames.map(\.image.pixels) == transformed.image?.allFrames.map(\.image.pixels))
+    }
+
+    @Test func aTransformedAnimationNoCoderCanEncodeStaysOffDiskRatherThanBecomingAStill() async throws {
+        let loader = MemoryLoader()
+        loader.serve("anim", data: AnimatedRawCoder.file(frames: 3))
+        let disk = MemoryCache()
+        let cache = TieredCache(backing: disk)
+        let manager = ImageManager(configuration: .init(
+            cache: cache, loaders: LoaderRegistry([loader]), coders: CoderRegistry([RawCoder(), AnimatedRawCoder(encodes: false)])))
+        let transformed = try await manager.image(for: memURL("anim"), options: .transformAnimatedImage, context: Self.halved)
+        #expect(transformed.image?.frameCount == 3 && transformed.data == nil)
+        #expect(disk.entry(forKey: try #require(transformed.cacheKey)) == nil, "PNG and JPEG would hold frame 0 only")
+        cache.memory.removeAll()
+        let again = try await manager.image(for: memURL("anim"), options: .transformAnimatedImage, context: Self.halved)
+        // Made again (from the original kept on disk), never a still from the variant's key.
+        #expect(again.image?.frameCount == 3 && again.data == nil)
     }
 
     /// With avoidDecode a variant that is not cached yet used to be answered with the loaded
@@ -157,18 +181,48 @@ struct ImageResultDataTests {
     }
 }
 
-/// "IKANIM" and a frame count: an animation of that many 8×6 RawCoder images.
+/// "IKANIM" and a frame count: an animation of that many 8×6 RawCoder images. It "encodes" GIF
+/// (unless `encodes` is false) as "IKANIM", the frame count, then each frame's RawCoder bytes
+/// behind a UInt32 length, which it decodes back frame for frame.
 private struct AnimatedRawCoder: ImageCoder {
     let name = "AnimatedRawCoder"
     static let magic = Array("IKANIM".utf8)
+    var encodes = true
 
     static func file(frames: Int) -> Data { Data(magic + [UInt8(frames)]) }
 
     func canDecode(_ data: Data) -> Bool { data.starts(with: Self.magic) }
 
     func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
-        let count = Int(data.last ?? 1)
-        let frames = (0..<count).map { ImageFrame(image: RawCoder.makeImage(width: 8, height: 6, seed: UInt8($0)), duration: 0.1) }
+        let bytes = [UInt8](data)
+        let count = Int(bytes[Self.magic.count])
+        guard bytes.count > Self.magic.count + 1 else {
+            let frames = (0..<count).map { ImageFrame(image: RawCoder.makeImage(width: 8, height: 6, seed: UInt8($0)), duration: 0.1) }
+            return try Image(animating: frames, loopCount: 0)
+        }
+        var offset = Self.magic.count + 1
+        var frames: [ImageFrame] = []
+        for _ in 0..<count {
+            guard offset + 4 <= bytes.count else { throw ImageKernelError(stage: .decode, plugin: name, code: .truncated, message: "short frame") }
+            let length = bytes[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
+            offset += 4
+            guard offset + length <= bytes.count else { throw ImageKernelError(stage: .decode, plugin: name, code: .truncated, message: "short frame") }
+            let frame = try RawCoder().decode(Data(bytes[offset..<offset + length]), options: options)
+            frames.append(ImageFrame(image: frame, duration: 0.1))
+            offset += length
+        }
         return try Image(animating: frames, loopCount: 0)
+    }
+
+    func canEncode(_ format: ImageFormat) -> Bool { encodes && format == .gif }
+
+    func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageKernelError) -> Data {
+        var out = Self.magic + [UInt8(image.frameCount)]
+        for frame in image.allFrames {
+            let bytes = RawCoder.encode(frame.image)
+            withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out += $0 }
+            out += bytes
+        }
+        return Data(out)
     }
 }

@@ -33,6 +33,32 @@ struct CLITransformTests {
         #expect(Array(info[1...4]) == ["svg", "200", "200", "rgba8"])
     }
 
+    /// A vector source is drawn at the box it is resized to, larger than its own size too (as
+    /// imgproxy does whatever `enlarge` says): a 200x100 icon fit into 800x800 is 800x400, not 200x100,
+    /// through `convert` and through `fetch` (the manager's path), and its edge stays sharp.
+    @Test func anSVGResizedLargerThanItsOwnSizeIsDrawnAtTheBox() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-svg-up-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let icon = dir.appendingPathComponent("icon.svg")
+        try Data("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="100" height="100" fill="#ff0000"/>\
+            <rect x="100" width="100" height="100" fill="#0000ff"/></svg>
+            """.utf8).write(to: icon)
+        let png = dir.appendingPathComponent("out.png").path
+        let output = try CLI.run(["convert", icon.path, png, "--transform", "resize:fit:800:800"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.lines.dropFirst().first.map { Array($0[2...4]) } == ["png", "800", "400"])
+        let fill = try CLI.run(["convert", icon.path, png, "--transform", "resize:fill:300:300"])
+        #expect(fill.lines.dropFirst().first.map { Array($0[2...4]) } == ["png", "300", "300"])
+        let fetched = try CLI.run(["fetch", "--transform", "resize:fit:800:800", icon.path])
+        #expect(fetched.status == 0, "\(fetched.stdout)\(fetched.stderr)")
+        #expect(fetched.lines.dropFirst().first.map { Array($0[2...3]) } == ["800", "400"])
+        // Untransformed, the document keeps its own size.
+        let info = try #require(try CLI.run(["info", icon.path]).lines.dropFirst().first)
+        #expect(Array(info[1...3]) == ["svg", "200", "100"])
+    }
+
     @Test func fetchAppliesATransformAndReportsTheTransformedSize() throws {
         let source = TestData.url("exif-orientation/recurser/Landscape_6.jpg").path
         let output = try CLI.run(["fetch", "--transform", "orient/resize:fit:90:90", source])

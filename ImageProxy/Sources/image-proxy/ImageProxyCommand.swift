@@ -6,6 +6,7 @@ import ImageProxyCore
 import Logging
 import Metrics
 import Prometheus
+import ServiceLifecycle
 
 /// `image-proxy`: an imgproxy-style image service on Hummingbird.
 @main
@@ -13,6 +14,9 @@ struct ImageProxyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "image-proxy",
         abstract: "An imgproxy-style image service: GET /{signature}/{spec}/plain/{source URL}[@format].")
+
+    @Option(help: "Which environment to read besides IMAGE_PROXY_*: native, or imgproxy (its IMGPROXY_* settings too).")
+    var compat: String = "native"
 
     @Option(help: "Port to listen on (0 picks a free one; the line 'listening on …' tells which).")
     var port: Int = 8080
@@ -91,16 +95,26 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Flag(help: "Keep EXIF Copyright and Artist, XMP rights and creator and IPTC copyright notice and by-line in results; by default results carry no metadata (imgproxy's IMGPROXY_KEEP_COPYRIGHT).")
     var keepCopyright = false
 
+    @Option(help: "Seconds requests in hand (renders included) may take to finish after SIGTERM or SIGINT; past it they are cancelled.")
+    var shutdownTimeout: Double = 30
+
+    @Option(help: "Seconds between SIGTERM (from when /health answers 503) and the listener closing.")
+    var shutdownGrace: Double = 1
+
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical); info logs one line per request.")
     var logLevel: String = "info"
 
     func validate() throws {
+        if !["native", "imgproxy"].contains(compat) { throw ValidationError("--compat takes native or imgproxy") }
         if allowOrigins.isEmpty { throw ValidationError("name at least one --allow-origin URL prefix") }
         if key.count != salt.count { throw ValidationError("--key and --salt go together, one salt per key") }
         if signers.count != key.count { throw ValidationError("--key and --salt take hex; the key must not be empty") }
         if key.count > 1 && compat.compat == .native { throw ValidationError("several --key/--salt pairs need --compat imgproxy") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
         if memoryMb < 0 || maxAnimationFrames < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 { throw ValidationError("limits must be positive") }
+        if shutdownTimeout <= 0 || shutdownGrace < 0 || shutdownGrace > shutdownTimeout {
+            throw ValidationError("--shutdown-timeout must be positive and --shutdown-grace between 0 and it")
+        }
     }
 
     /// The `--key`/`--salt` pairs that parse.
@@ -164,7 +178,8 @@ struct ImageProxyCommand: AsyncParsableCommand {
         if service.isUnsafe {
             logger.warning("running without --key/--salt: every request must use the signature 'unsafe' and anyone can ask for any transform")
         }
-        let routes = ProxyRoutes(service: service, registry: registry, logger: logger)
+        let drain = DrainState()
+        let routes = ProxyRoutes(service: service, registry: registry, logger: logger, drain: drain)
         let host = self.host
         let app = Application(
             responder: CallbackResponder<BasicRequestContext> { request, _ in await routes.respond(to: request) },
@@ -174,7 +189,15 @@ struct ImageProxyCommand: AsyncParsableCommand {
                 fflush(nil)
             },
             logger: Logger(label: "hummingbird", factory: { ProxyLogHandler(label: $0, level: .warning) }))
-        try await app.runService()
+        // SIGTERM/SIGINT: the drain service hears it first (/health 503, then the grace), then
+        // the server closes its listener and finishes the requests in hand; past the timeout the
+        // group cancels what is left.
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: app), .init(service: DrainService(state: drain, grace: .seconds(shutdownGrace), logger: logger))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = .seconds(shutdownTimeout)
+        try await ServiceGroup(configuration: group).run()
         await service.waitUntilIdle()
+        logger.notice("stopped")
     }
 }

@@ -7,24 +7,53 @@ import Logging
 import Metrics
 import NIOCore
 import Prometheus
+import Tracing
 
-/// Routes requests: `/health`, `/metrics`, `/gallery?list=URL`, and every other GET path as an
+/// Routes requests: `/health` (503 once a graceful shutdown has begun), `/metrics`, `/gallery?list=URL`, and every other GET path as an
 /// image request. Logs one line per request (status, milliseconds, cache type) and counts
 /// requests by status and cache type.
 final class ProxyRoutes: Sendable {
     let service: ImageProxyService
     let registry: PrometheusCollectorRegistry
     let logger: Logger
+    let drain: DrainState
     private let counters = Locked<[String: Metrics.Counter]>([:])
     private let renderTimer = Metrics.Timer(label: "imageproxy_response_seconds")
 
-    init(service: ImageProxyService, registry: PrometheusCollectorRegistry, logger: Logger) {
+    init(service: ImageProxyService, registry: PrometheusCollectorRegistry, logger: Logger, drain: DrainState) {
         self.service = service
+        self.drain = drain
         self.registry = registry
         self.logger = logger
     }
 
+    /// Answers `request` inside a server span (swift-distributed-tracing; a no-op until a tracer
+    /// is bootstrapped), continuing the trace a `traceparent` header names when the instrument
+    /// reads it. The span carries the method, path, status and cache type.
     func respond(to request: Request) async -> Response {
+        var context = ServiceContext.topLevel
+        InstrumentationSystem.instrument.extract(request.headers, into: &context, using: HTTPFieldsExtractor())
+        return await withSpan(Self.spanName(request), context: context, ofKind: .server) { span in
+            span.attributes["http.request.method"] = request.method.rawValue
+            span.attributes["url.path"] = String(request.uri.path.prefix(300))
+            let (response, answer) = await route(request)
+            span.attributes["http.response.status_code"] = answer.status
+            span.attributes["imageproxy.cache"] = answer.cacheType
+            if answer.status >= 500 { span.setStatus(SpanStatus(code: .error)) }
+            return response
+        }
+    }
+
+    /// `GET /health`, or `GET /{signature}/{spec}/plain/{source}` for image paths: a route, not
+    /// the path, so span names stay few.
+    static func spanName(_ request: Request) -> String {
+        switch request.uri.path {
+        case "/health", "/metrics", "/gallery", "/", "/favicon.ico": return "\(request.method) \(request.uri.path)"
+        default: return "\(request.method) /{signature}/{spec}/plain/{source}"
+        }
+    }
+
+    private func route(_ request: Request) async -> (Response, ProxyResponse) {
         let clock = ContinuousClock()
         let start = clock.now
         let path = request.uri.path
@@ -33,6 +62,9 @@ final class ProxyRoutes: Sendable {
             answer = .error(ProxyError(status: 405, code: "method_not_allowed", message: "only GET and HEAD"))
         } else {
             switch path {
+            case "/health" where drain.isDraining:
+                answer = ProxyResponse(
+                    status: 503, headers: [("Content-Type", "text/plain"), ("Content-Length", "9"), ("Connection", "close")], body: Data("stopping\n".utf8))
             case "/health":
                 answer = ProxyResponse(status: 200, headers: [("Content-Type", "text/plain"), ("Content-Length", "3")], body: Data("ok\n".utf8))
             case "/metrics":
@@ -52,7 +84,7 @@ final class ProxyRoutes: Sendable {
         count(status: answer.status, cacheType: answer.cacheType)
         if answer.cacheType != "memory" { renderTimer.recordNanoseconds(elapsed.nanoseconds) }
         logger.info("\(answer.status) \(String(format: "%.1f", elapsed.milliseconds))ms \(answer.cacheType) \(request.method) \(path.prefix(300))")
-        return Self.response(answer, head: request.method == .head)
+        return (Self.response(answer, head: request.method == .head), answer)
     }
 
     private func count(status: Int, cacheType: String) {
@@ -82,4 +114,11 @@ final class ProxyRoutes: Sendable {
 extension Duration {
     var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
     var milliseconds: Double { Double(nanoseconds) / 1e6 }
+}
+
+/// Reads trace context (`traceparent`, `tracestate`, …) from request headers.
+struct HTTPFieldsExtractor: Extractor {
+    func extract(key: String, from carrier: HTTPFields) -> String? {
+        HTTPField.Name(key).flatMap { carrier[$0] }
+    }
 }

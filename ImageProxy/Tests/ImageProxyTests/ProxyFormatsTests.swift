@@ -109,6 +109,30 @@ struct ProxyFormatsTests {
         #expect(asSVG.status == 415, "never passed through")
     }
 
+    /// A vector source is drawn at the box it is resized to, larger than its own size too, as
+    /// imgproxy draws vector sources whatever `enlarge` says: a 200x100 icon fit into 800x800 is
+    /// 800x400 (it was 200x100), filled into 300x300 is 300x300, and a raster is never enlarged.
+    @Test func anSVGSourceIsDrawnAtABoxLargerThanItsOwnSize() async throws {
+        let icon = Data("""
+        <svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="100" height="100" fill="#ff0000"/>\
+        <rect x="100" width="100" height="100" fill="#0000ff"/></svg>
+        """.utf8)
+        let origin = try NginxServer(tls: false, files: ["icon.svg": icon, "photo.jpg": try TestData.data("exif-orientation/recurser/Landscape_0.jpg")])
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix])
+        let fit = try await HTTP.get(proxy.url(Paths.plain(origin.url("icon.svg"), spec: "resize:fit:800:800")))
+        #expect(fit.status == 200, "\(String(decoding: fit.body.prefix(300), as: UTF8.self))")
+        let image = try decode(fit.body).convertedToRGBA8()
+        #expect(image.width == 800 && image.height == 400)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[(y * image.width + x) * 4..<(y * image.width + x) * 4 + 4]) }
+        #expect(pixel(398, 200) == [255, 0, 0, 255] && pixel(401, 200) == [0, 0, 255, 255], "drawn sharp at the box, not scaled up")
+        let fill = try await HTTP.get(proxy.url(Paths.plain(origin.url("icon.svg"), spec: "resize:fill:300:300")))
+        let filled = try decode(fill.body)
+        #expect(filled.width == 300 && filled.height == 300)
+        let photo = try await HTTP.get(proxy.url(Paths.plain(origin.url("photo.jpg"), spec: "resize:fit:2000:2000")))
+        let raster = try decode(photo.body)
+        #expect(max(raster.width, raster.height) < 2000, "a raster source is not enlarged")
+    }
+
     private func meanDifference(_ a: Image, _ b: Image) -> Double {
         let x = a.convertedToRGBA8(), y = b.convertedToRGBA8()
         guard x.pixels.count == y.pixels.count, !x.pixels.isEmpty else { return .infinity }

@@ -11,7 +11,7 @@ struct SVGRenderSize {
     var userHeight: Double
     /// The canvas in pixels.
     var canvas: PixelSize
-    /// True when the canvas is not the intrinsic size rounded up (a thumbnail, shrink on load or
+    /// True when the canvas is not the intrinsic size rounded up (a thumbnail, a resize's box or
     /// a scale-down): the document is then scaled to the canvas.
     var isScaled: Bool
 
@@ -35,7 +35,9 @@ struct SVGRenderSize {
         } else if let shrink = options.shrinkOnLoad, shrink.width > 0, shrink.height > 0 {
             let sx = Double(shrink.width) / w, sy = Double(shrink.height) / h
             let scale = shrink.mode == .fit ? min(sx, sy) : max(sx, sy)
-            if scale < 1 { canvas = PixelSize(width: min(full.width, side(w * scale)), height: min(full.height, side(h * scale))) }
+            // A vector is drawn at the resize's box, larger than its own size too (as imgproxy
+            // draws vector sources whatever `enlarge` says): scaling a raster would blur it.
+            canvas = PixelSize(width: side(w * scale), height: side(h * scale))
         }
         let (pixels, overflow) = canvas.width.multipliedReportingOverflow(by: canvas.height)
         if overflow || pixels > options.pixelLimit {

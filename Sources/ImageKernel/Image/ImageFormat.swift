@@ -22,6 +22,9 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let unknown = ImageFormat(rawValue: "unknown")
 
     /// The thirteen formats the kernel sniffs.
+    /// Formats whose documents are drawn at any size rather than stored as pixels (SVG, PDF).
+    public var isVector: Bool { self == .svg || self == .pdf }
+
     public static let sniffable: [ImageFormat] = [.png, .jpeg, .gif, .webp, .heic, .heif, .avif, .tiff, .bmp, .svg, .pdf, .ico, .jxl]
 
     /// The usual file extension, without a dot.

@@ -6,7 +6,8 @@ import Foundation
 ///   it is given, untransformed loads included (SDWebImage's rule); returning nil keeps that result
 ///   off disk (memory tiers still get the image).
 /// - Without a serializer an untransformed load keeps the bytes it loaded; a transformed or
-///   thumbnail result is re-encoded through the coder registry (PNG with alpha, else JPEG).
+///   thumbnail result is re-encoded through the coder registry (PNG with alpha, else JPEG; an
+///   animation in an animated format with all its frames, or kept off disk when no coder has one).
 /// - A transformed or thumbnail result reports as its ``ImageResult/data`` the bytes stored for it,
 ///   or nil — never the original's bytes.
 /// - Storage failures are logged and counted, never thrown: the load itself succeeded.
@@ -74,10 +75,30 @@ extension ImageManager {
         }
     }
 
-    /// Bytes for a transformed image: the context's serializer, else re-encode (PNG with alpha, else JPEG).
+    /// Formats that hold every frame of an animation, in the order a transformed animation is
+    /// re-encoded for the disk cache (its own format first when it is one of them).
+    static let animationCacheFormats: [ImageFormat] = [.webp, .gif, .jxl]
+
+    /// The format a transformed image is re-encoded in for the disk cache: an animation keeps its
+    /// frames in its source's animated format (else WebP, else GIF, else JPEG XL) where a coder can
+    /// encode it; nil when no coder can, so that a still of frame 0 never reaches disk under the
+    /// animation's key. A still image: PNG where there is alpha, else JPEG.
+    func cacheFormat(for image: Image) -> ImageFormat? {
+        guard image.isAnimated else { return image.pixelFormat.hasAlpha ? .png : .jpeg }
+        let preferred = Self.animationCacheFormats.contains(image.sourceFormat) ? [image.sourceFormat] : []
+        return (preferred + Self.animationCacheFormats).first { configuration.coders.coder(forEncoding: $0) != nil }
+    }
+
+    /// Bytes for a transformed image: the context's serializer, else a re-encode in
+    /// ``cacheFormat(for:)`` (nil when there is none: the result stays in memory only).
     private func serialize(_ image: Image, originalData: Data?, plan: LoadPlan) -> Data? {
         if let serializer = plan.context.cacheSerializer { return serializer(image, originalData, plan.url) }
-        let format: ImageFormat = image.pixelFormat.hasAlpha ? .png : .jpeg
+        guard let format = cacheFormat(for: image) else {
+            configuration.logger?.notice(
+                "no coder encodes an animation: the transformed result is kept off disk",
+                metadata: ["frames": "\(image.frameCount)"])
+            return nil
+        }
         let options = plan.context.encodeOptions ?? configuration.encodeOptions
         do {
             return try configuration.coders.encode(image, as: format, options: options)

@@ -115,7 +115,7 @@ extension ImageManager {
         let cache = plan.context.originalCache ?? plan.cache
         guard let hit = try await sharedQuery(cache, key: originalKey, type: type) else { return nil }
         let image: Image
-        if let data = hit.entry.data, let decoded = try? decode(data, plan: plan, thumbnail: plan.thumbnail) {
+        if let data = hit.entry.data, let decoded = try? decode(data, plan: plan, thumbnail: plan.thumbnail, forTransform: true) {
             image = decoded
         } else if let original = hit.entry.image, plan.thumbnail == nil {
             image = original
@@ -149,7 +149,9 @@ extension ImageManager {
             }
             return ImageResult(image: nil, data: loaded.data, cacheType: .none, url: url, cacheKey: plan.key, validators: loaded.validators)
         }
-        var image = try decode(loaded.data, plan: plan, thumbnail: plan.thumbnail)
+        var image = try decode(loaded.data, plan: plan, thumbnail: plan.thumbnail, forTransform: true)
+        // A vector drawn at the transform's box is not the original: that is decoded again if kept.
+        let decodedOriginal = vectorRenderBox(for: loaded.data, plan: plan, thumbnail: plan.thumbnail) == nil
         var hookChanged = false
         if let delegate = configuration.delegate, let changed = delegate.transformDownloadedImage(image, url: url) {
             image = changed
@@ -157,7 +159,7 @@ extension ImageManager {
         }
         let final = try await transformed(image, plan: plan)
         try checkCancellation()
-        await storeOriginal(decoded: plan.transformer != nil && plan.thumbnail == nil ? image : nil, loaded: loaded, plan: plan)
+        await storeOriginal(decoded: plan.transformer != nil && plan.thumbnail == nil && decodedOriginal ? image : nil, loaded: loaded, plan: plan)
         let data: Data?
         if plan.isVariant || hookChanged {
             data = await storeVariant(final, originalData: hookChanged ? nil : loaded.data, validators: loaded.validators, plan: plan)
@@ -167,9 +169,20 @@ extension ImageManager {
         return ImageResult(image: final, data: data, cacheType: .none, url: url, cacheKey: plan.key, validators: loaded.validators)
     }
 
-    func decode(_ data: Data, plan: LoadPlan, thumbnail: PixelSize?) throws(ImageKernelError) -> Image {
+    /// The box a vector source is drawn at for the plan's transformer (its
+    /// ``ImageTransformer/vectorRenderBox``), or nil: a raster source, a thumbnail, no such box.
+    func vectorRenderBox(for data: Data, plan: LoadPlan, thumbnail: PixelSize?) -> ShrinkOnLoad? {
+        guard thumbnail == nil, plan.decodeOptions.shrinkOnLoad == nil, let box = plan.transformer?.vectorRenderBox,
+            ImageFormat.sniff(data).isVector
+        else { return nil }
+        return box
+    }
+
+    /// Decodes `data` for the plan; `forTransform` draws a vector source at the transformer's box.
+    func decode(_ data: Data, plan: LoadPlan, thumbnail: PixelSize?, forTransform: Bool = false) throws(ImageKernelError) -> Image {
         var options = plan.decodeOptions
         options.thumbnailPixelSize = thumbnail
+        if forTransform, let box = vectorRenderBox(for: data, plan: plan, thumbnail: thumbnail) { options.shrinkOnLoad = box }
         let coder: (any ImageCoder)?
         if let forced = plan.context.coder {
             coder = forced

@@ -25,7 +25,8 @@ public struct ImageResult: Sendable {
     /// - **Shared-tier hit** (`.disk` with ``isFromSharedCache``): likewise, the bytes the shared
     ///   tier held (now also on the nearer tiers).
     /// - **Animated**: loaded untransformed, the whole file with every frame; transformed, the
-    ///   re-encode stored for it, which holds the first frame only (PNG and JPEG are still formats).
+    ///   re-encode stored for it in an animated format (its own, else WebP, GIF or JPEG XL) with every
+    ///   frame; nil when no registered coder encodes one (the result is then kept in memory only).
     /// - ``ImageOptions/avoidDecode``: the loaded or cached bytes of the key, with no image; a
     ///   transformed or thumbnail result not cached yet is decoded, transformed and stored first,
     ///   so its data is the bytes stored for it (or nil), never the loaded original.

@@ -6,6 +6,9 @@ extension ResizeTransformer {
     public var shrinkOnLoad: ShrinkOnLoad {
         ShrinkOnLoad(width: width, height: height, mode: mode == .fit ? .fit : .fill)
     }
+
+    /// The resize's box: a vector source is drawn at it (see ``ImageTransformer/vectorRenderBox``).
+    public var vectorRenderBox: ShrinkOnLoad? { shrinkOnLoad }
 }
 
 extension TransformSpec {
@@ -22,4 +25,8 @@ extension TransformSpec {
         }
         return nil
     }
+
+    /// ``shrinkOnLoad``: a vector source is drawn at the box of the resize the chain starts with
+    /// (see ``ImageTransformer/vectorRenderBox``).
+    public var vectorRenderBox: ShrinkOnLoad? { shrinkOnLoad }
 }

@@ -44,9 +44,6 @@ struct ConvertCommand: AsyncParsableCommand {
         let mark = try TransformSpec.watermark(at: watermark, coders: manager.coders)
         let spec = try transform.map { try TransformSpec.validated($0, watermark: mark?.image) }
         context.transformer = spec?.keyed(by: mark)
-        if context.thumbnailPixelSize == nil, let shrink = spec?.shrinkOnLoad {
-            context.coder = VectorShrinkCoder(coders: manager.coders, shrinkOnLoad: shrink)
-        }
         context.storeCacheType = ImageCacheType.none
         do {
             let result = try await manager.image(for: Sources.url(for: input), options: .fromLoaderOnly, context: context)

@@ -31,6 +31,8 @@ struct WatermarkedSpec: ImageTransformer {
     func transform(_ image: Image) throws(ImageKernelError) -> Image { try spec.transform(image) }
 
     func transformAnimation(_ image: Image) throws(ImageKernelError) -> Image { try spec.transformAnimation(image) }
+
+    var vectorRenderBox: ShrinkOnLoad? { spec.vectorRenderBox }
 }
 
 extension TransformSpec {

@@ -1,7 +1,6 @@
 import CacheDisk
 import Foundation
 import ImageKernel
-import LoaderFile
 import LoaderHTTP
 
 /// A source's bytes as ``ImageProxyService/loadSource(_:)`` found them.
@@ -93,22 +92,13 @@ extension ImageProxyService {
         }
     }
 
-    /// A `local:///` source's bytes: its real path checked under the root again (the file may
-    /// have changed since the request was checked), read by LoaderFile within
-    /// ``ProxyConfiguration/maxSourceBytes``. Not cached as an original: the file is at hand.
+    /// A `local:///` source's bytes, read from the descriptor ``LocalSourcePolicy`` opened under
+    /// the root in one step (the file may have changed since the request was checked: this open
+    /// is checked on its own), within ``ProxyConfiguration/maxSourceBytes``. Not cached as an
+    /// original: the file is at hand.
     private func loadLocalSource(_ source: URL) async throws(ProxyError) -> SourceBytes {
-        let path = try localPolicy.resolve(source)
-        let file = URL(fileURLWithPath: path)
-        do throws(ImageKernelError) {
-            let loaded = try await fileLoader.load(ImageRequest(url: file), options: [], context: ImageContext(), progress: { _ in })
-            return SourceBytes(data: loaded.data, from: "local", originalKey: nil, url: source, validators: nil)
-        } catch {
-            switch error.code {
-            case .notFound, .isDirectory: throw ProxyError(status: 404, code: "not_found", message: "\(source.absoluteString.prefix(200)): no such file under the local root")
-            case .permissionDenied: throw ProxyError.originNotAllowed("\(source.absoluteString.prefix(200)): the service may not read it")
-            default: throw ProxyError(error)
-            }
-        }
+        let data = try localPolicy.read(source, limit: configuration.maxSourceBytes)
+        return SourceBytes(data: data, from: "local", originalKey: nil, url: source, validators: nil)
     }
 
     /// Keeps a source the origin sent (``SourceBytes/originalKey``) on disk and in the shared

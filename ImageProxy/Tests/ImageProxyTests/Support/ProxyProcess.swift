@@ -19,14 +19,18 @@ final class ProxyProcess: @unchecked Sendable {
         return candidates.map { $0.appendingPathComponent("image-proxy") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    /// Starts the proxy with `arguments` (besides `--port 0`) and waits for `listening on …`.
-    init(_ arguments: [String]) throws {
+    /// Starts the proxy with `arguments` (besides `--port 0`) and `environment` (added to this
+    /// process's, minus any `IMAGE_PROXY_*` or `IMGPROXY_*` of its own) and waits for `listening on …`.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         guard let executable = Self.executable else { throw TestFailure("image-proxy is not built next to the tests (swift build --package-path ImageProxy)") }
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("image-proxy-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let output = Pipe()
         process.executableURL = executable
         process.arguments = ["--port", "0"] + arguments
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("IMAGE_PROXY_") && !$0.key.hasPrefix("IMGPROXY_") }
+        inherited.merge(environment) { _, new in new }
+        process.environment = inherited
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()
@@ -56,6 +60,20 @@ final class ProxyProcess: @unchecked Sendable {
     /// Reports of a sanitizer the proxy was built with (`swift build --sanitize=thread`), if any.
     var sanitizerReports: [Substring] {
         log.split(separator: "\n").filter { $0.contains("WARNING: ThreadSanitizer") || $0.contains("ERROR: AddressSanitizer") }
+    }
+
+    /// Sends SIGTERM and waits up to `limit` for the process to exit. Returns its exit status,
+    /// nil when it was still running (it is then killed).
+    func terminate(within limit: Duration) async throws -> Int32? {
+        guard process.isRunning else { return process.terminationStatus }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        guard !process.isRunning else {
+            stop()
+            return nil
+        }
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 
     func stop() {
