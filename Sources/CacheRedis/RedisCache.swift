@@ -31,6 +31,10 @@ import ImageKernel
 ///   is encoded with ``Configuration/imageEncoder`` or refused with `unsupported`. A value larger
 ///   than ``Configuration/maxValueSize`` is refused with `tooLarge`. A refused store keeps the old entry.
 /// - **Keys.** Any string is a key; only its hash reaches Redis.
+/// - **Redis Cluster.** With ``Configuration/clusterSeeds`` (`redis+cluster://h1:7000,h2:7001`)
+///   the tier follows the cluster's slot map, with a pipelined pool per node; `MOVED`, `ASK`,
+///   `TRYAGAIN`, `READONLY` and failovers are handled, and whatever the cluster cannot answer in
+///   time is a miss, as above. The Cache tiers article has the details.
 public final class RedisCache: ImageCache, Sendable {
     /// The plugin name in errors.
     public static let pluginName = "CacheRedis"
