@@ -34,6 +34,8 @@
 #                   vs Pillow's draft()+thumbnail() in process (Scripts/pillow_grid.py)
 #   bench-redis     CacheRedis 50 KB hits vs `redis-benchmark -t get` (p50 latency, rate with 8 in flight,
 #                   goal >= 0.8x); two processes sharing Redis: second-process wall time vs the first
+#   bench-redis-cluster  CacheRedis 50 KB hits on a 3-master/3-replica Redis Cluster (8 in flight) vs
+#                   `redis-benchmark --cluster -t get` on it (goal >= 0.8x) and vs the single-node tier (goal >= 0.9x)
 #   bench-bulk      the 429 origin (200 r/s, Retry-After: 1): delivered, requests, 429s and wall time vs
 #                   `curl --parallel --retry 10` and the origin's bound; prefetch of 10^4..10^6 URLs:
 #                   peak RSS and images/s per size (goal: flat within 20 %)
