@@ -9,7 +9,8 @@ extension RedisCache {
         public var endpoint: Endpoint
         /// Seed nodes of a Redis Cluster; empty (the default) for one server at ``endpoint``.
         /// Any reachable seed gives the slot map (`CLUSTER SHARDS`); user and password of the
-        /// first seed log in to every node. See <doc:CacheTiers> for what a cluster changes.
+        /// first seed log in to every node. The Cache tiers article of the ImageKernel documentation
+        /// says what a cluster changes.
         public var clusterSeeds: [Endpoint]
         /// In a cluster, send queries (`GET`, `EXISTS`) to a replica of the key's master, in turn
         /// (their connections send `READONLY`); a replica that fails or is `LOADING` hands the read

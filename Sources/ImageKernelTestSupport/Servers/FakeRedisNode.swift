@@ -26,11 +26,17 @@ public final class FakeRedisNode: Sendable {
 
     /// A RESP2 value.
     public indirect enum RESPValue: Sendable, Equatable {
+        /// `+text`, as `OK`.
         case status(String)
+        /// `-text`, as `MOVED 3999 127.0.0.1:7002`.
         case error(String)
+        /// `:number`.
         case integer(Int)
+        /// `$length` and the bytes.
         case bulk(Data)
+        /// `$-1`, the nil bulk string (a missing key).
         case null
+        /// `*count` and the elements.
         case array([RESPValue])
 
         /// A bulk string of the text's UTF-8 bytes.
@@ -51,8 +57,11 @@ public final class FakeRedisNode: Sendable {
 
     /// One shard of a `CLUSTER SHARDS` or `CLUSTER SLOTS` reply that the script builds.
     public struct Shard: Sendable {
+        /// The slot ranges it serves.
         public var slots: [ClosedRange<Int>]
+        /// The master's port on 127.0.0.1.
         public var masterPort: Int
+        /// The replicas' ports on 127.0.0.1.
         public var replicaPorts: [Int]
 
         public init(slots: [ClosedRange<Int>], masterPort: Int, replicaPorts: [Int] = []) {

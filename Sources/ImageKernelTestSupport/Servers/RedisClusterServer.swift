@@ -17,8 +17,11 @@ public final class RedisClusterServer: @unchecked Sendable {
     // @unchecked: `processes` is only read or replaced under `lock`.
     /// One node as `CLUSTER NODES` lists it.
     public struct Node: Sendable, Equatable {
+        /// The node's 40-character id.
         public var id: String
+        /// Its port on 127.0.0.1.
         public var port: Int
+        /// Whether it is a master (else a replica).
         public var isMaster: Bool
         /// The master's id for a replica, nil for a master.
         public var masterID: String?

@@ -12,11 +12,12 @@ func makeCache(on cluster: RedisClusterServer, _ adjust: (inout RedisCache.Confi
     }
 }
 
-/// A cache whose seeds are the fake nodes' ports, with a short timeout.
+/// A cache whose seeds are the fake nodes' ports; the timeout (1 s) leaves room for
+/// ThreadSanitizer beside the real clusters of the other suites, and bounds the stalled node's tests.
 func makeCache(seeds: [Int], _ adjust: (inout RedisCache.Configuration) -> Void = { _ in }) throws -> RedisCache {
     var configuration = try RedisCache.Configuration(url: "redis+cluster://" + seeds.map { "127.0.0.1:\($0)" }.joined(separator: ","))
     configuration.keyPrefix = "t:"
-    configuration.timeout = .milliseconds(300)
+    configuration.timeout = .seconds(1)
     configuration.retryInterval = .zero
     adjust(&configuration)
     return RedisCache(configuration: configuration)

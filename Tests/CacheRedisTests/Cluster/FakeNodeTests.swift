@@ -125,7 +125,7 @@ import Testing
         let start = ContinuousClock.now
         #expect(try await cache.query(key: "k", type: .all)?.entry.data == payload(4), "the second seed answers for the stalled first")
         #expect(try await cache.query(key: "stalls", type: .all) == nil)
-        #expect(ContinuousClock.now - start < .seconds(10), "a hang guard: each wait is bounded")
+        #expect(ContinuousClock.now - start < .seconds(60), "a hang guard: each wait is bounded")
         #expect(stalled.count("CLUSTER") == 1)
         do {
             try await cache.store(CacheEntry(data: payload(1)), forKey: "stalls-too", type: .all)
