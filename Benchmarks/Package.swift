@@ -158,6 +158,13 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "bench-redis-cluster",
+            dependencies: [
+                "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),
+                .product(name: "CacheRedis", package: "ImageKernel"), .product(name: "ImageKernelTestSupport", package: "ImageKernel"),
+            ]
+        ),
+        .executableTarget(
             name: "bench-redis",
             dependencies: [
                 "BenchSupport", .product(name: "ImageKernel", package: "ImageKernel"),

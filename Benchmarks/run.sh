@@ -37,6 +37,8 @@
 #   bench-s3        LoaderS3: 1,000 GETs of 50 KB objects, 8 in flight, from a Ceph RADOS Gateway on 127.0.0.1
 #                   (ImageKernelTestSupport's CephRGWServer) vs boto3 with 8 threads on the same objects
 #                   (Scripts/boto3_get.py; the `boto3` peer venv or python3 with boto3), goal >= 1.5x
+#   bench-redis-cluster  CacheRedis 50 KB hits on a 3-master/3-replica Redis Cluster (8 in flight) vs
+#                   `redis-benchmark --cluster -t get` on it (goal >= 0.8x) and vs the single-node tier (goal >= 0.9x)
 #   bench-bulk      the 429 origin (200 r/s, Retry-After: 1): delivered, requests, 429s and wall time vs
 #                   `curl --parallel --retry 10` and the origin's bound; prefetch of 10^4..10^6 URLs:
 #                   peak RSS and images/s per size (goal: flat within 20 %)

@@ -31,6 +31,10 @@ import ImageKernel
 ///   is encoded with ``Configuration/imageEncoder`` or refused with `unsupported`. A value larger
 ///   than ``Configuration/maxValueSize`` is refused with `tooLarge`. A refused store keeps the old entry.
 /// - **Keys.** Any string is a key; only its hash reaches Redis.
+/// - **Redis Cluster.** With ``Configuration/clusterSeeds`` (`redis+cluster://h1:7000,h2:7001`)
+///   the tier follows the cluster's slot map, with a pipelined pool per node; `MOVED`, `ASK`,
+///   `TRYAGAIN`, `READONLY` and failovers are handled, and whatever the cluster cannot answer in
+///   time is a miss, as above. The Cache tiers article has the details.
 public final class RedisCache: ImageCache, Sendable {
     /// The plugin name in errors.
     public static let pluginName = "CacheRedis"
@@ -39,28 +43,38 @@ public final class RedisCache: ImageCache, Sendable {
     public let name: String
     /// What the cache was created with.
     public let configuration: Configuration
-    let pool: ConnectionPool
+    let router: any CommandRouter
     let naming: KeyNaming
 
-    /// A cache on the configured server. Nothing connects until the first operation.
+    /// A cache on the configured server or cluster. Nothing connects until the first operation.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        name = "\(Self.pluginName)(\(configuration.endpoint))"
         naming = KeyNaming(prefix: configuration.keyPrefix)
-        pool = ConnectionPool(
-            endpoint: configuration.endpoint, connections: configuration.connections, timeout: configuration.timeout,
-            retryInterval: configuration.retryInterval, logger: configuration.logger)
+        if configuration.isCluster {
+            name = "\(Self.pluginName)(cluster \(configuration.clusterSeeds.map { "\($0.host):\($0.port)" }.joined(separator: ",")))"
+            router = ClusterRouter(configuration: configuration)
+        } else {
+            name = "\(Self.pluginName)(\(configuration.endpoint))"
+            router = ConnectionPool(
+                endpoint: configuration.endpoint, connections: configuration.connections, timeout: configuration.timeout,
+                retryInterval: configuration.retryInterval, logger: configuration.logger)
+        }
     }
 
-    /// A cache on the server named by `redis://[:password@]host[:port][/db]`, otherwise default settings.
+    /// A cache on the server named by `redis://[:password@]host[:port][/db]`, or on the cluster
+    /// named by `redis+cluster://host:port,host:port…`, otherwise default settings.
     /// - Throws: ``ImageKernelError`` with code `invalidArgument` for a malformed URL.
     public convenience init(url: String) throws(ImageKernelError) {
         self.init(configuration: try Configuration(url: url))
     }
 
-    /// Runs one command; a failure of the connection becomes the error to throw.
-    func run(_ command: RedisCommand) async throws(ImageKernelError) -> RedisReply {
-        switch await pool.run(command) {
+    /// Runs one command about `key` (a Redis key); a failure of the connection becomes the error to throw.
+    func run(_ command: RedisCommand, key: Data) async throws(ImageKernelError) -> RedisReply {
+        try Self.reply(await router.run(command, key: key, isRead: false), name: name)
+    }
+
+    static func reply(_ outcome: Result<RedisReply, RedisFailure>, name: String) throws(ImageKernelError) -> RedisReply {
+        switch outcome {
         case .success(.error(let message)):
             throw ImageKernelError(stage: .cache, plugin: Self.pluginName, code: .ioError, message: "\(name): \(message)")
         case .success(let reply):

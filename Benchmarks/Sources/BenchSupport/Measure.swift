@@ -34,6 +34,25 @@ public enum Measure {
         return result
     }
 
+    /// Operations per second of `clients` concurrent tasks doing `perTask` operations each;
+    /// `operation(client, step)` returns false for a failed one, and any failure throws.
+    public static func rate(clients: Int, perTask: Int, _ operation: @escaping @Sendable (Int, Int) async -> Bool) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var failures = 0
+                    for step in 0..<perTask where await !operation(client, step) { failures += 1 }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        guard failures == 0 else { throw BenchError("\(failures) of \(clients * perTask) operations failed") }
+        return Double(perTask * clients) / seconds(clock.now - start)
+    }
+
     public static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }

@@ -31,6 +31,22 @@ public final class Redis: @unchecked Sendable {
 
     /// Runs `/usr/bin/<tool> -h 127.0.0.1 -p PORT arguments...` and returns its standard output.
     public func run(_ tool: String, _ arguments: [String]) throws -> String {
+        try Self.run(tool, port: port, arguments)
+    }
+
+    /// The GET rate and p50 latency (ms) of `redis-benchmark -t get … --csv` on the server at `port`.
+    public static func benchmarkGET(port: Int, _ arguments: [String]) throws -> (rps: Double, p50: Double) {
+        let csv = try run("redis-benchmark", port: port, ["-t", "get", "--csv"] + arguments)
+        guard let row = csv.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("\"GET") }) else {
+            throw BenchError("redis-benchmark printed no GET row: \(csv)")
+        }
+        let fields = row.split(separator: ",").map { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
+        guard fields.count >= 5, let rps = fields[1], let p50 = fields[4] else { throw BenchError("cannot read \(row)") }
+        return (rps, p50)
+    }
+
+    /// Runs `/usr/bin/<tool> -h 127.0.0.1 -p port arguments...` and returns its standard output.
+    public static func run(_ tool: String, port: Int, _ arguments: [String]) throws -> String {
         let process = Process()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")

@@ -51,33 +51,13 @@ struct HitBenchmark {
 
     /// Queries per second with `clients` tasks.
     private func rate(_ cache: RedisCache, expected: Data) async throws -> Double {
-        let (perTask, clients) = (requests / clients, clients)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let misses = await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<clients {
-                group.addTask {
-                    var misses = 0
-                    for _ in 0..<perTask where (try? await cache.query(key: "https://origin/hit.jpg", type: .all))?.entry.data?.count != expected.count {
-                        misses += 1
-                    }
-                    return misses
-                }
-            }
-            return await group.reduce(0, +)
+        try await Measure.rate(clients: clients, perTask: requests / clients) { _, _ in
+            (try? await cache.query(key: "https://origin/hit.jpg", type: .all))?.entry.data?.count == expected.count
         }
-        guard misses == 0 else { throw BenchError("\(misses) hits went missing") }
-        return Double(perTask * clients) / Measure.seconds(clock.now - start)
     }
 
     /// redis-benchmark's GET rate and p50 latency (ms).
     private func benchmark(clients: Int, requests: Int) throws -> (rps: Double, p50: Double) {
-        let csv = try redis.run("redis-benchmark", ["-t", "get", "-d", "\(Self.size)", "-n", "\(requests)", "-c", "\(clients)", "--csv"])
-        guard let row = csv.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("\"GET") }) else {
-            throw BenchError("redis-benchmark printed no GET row: \(csv)")
-        }
-        let fields = row.split(separator: ",").map { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
-        guard fields.count >= 5, let rps = fields[1], let p50 = fields[4] else { throw BenchError("cannot read \(row)") }
-        return (rps, p50)
+        try Redis.benchmarkGET(port: redis.port, ["-d", "\(Self.size)", "-n", "\(requests)", "-c", "\(clients)"])
     }
 }

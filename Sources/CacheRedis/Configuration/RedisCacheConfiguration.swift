@@ -5,8 +5,18 @@ import Logging
 extension RedisCache {
     /// Where the shared tier lives and how it stores.
     public struct Configuration: Sendable {
-        /// The server.
+        /// The server (ignored when ``clusterSeeds`` is not empty).
         public var endpoint: Endpoint
+        /// Seed nodes of a Redis Cluster; empty (the default) for one server at ``endpoint``.
+        /// Any reachable seed gives the slot map (`CLUSTER SHARDS`); user and password of the
+        /// first seed log in to every node. The Cache tiers article of the ImageKernel documentation
+        /// says what a cluster changes.
+        public var clusterSeeds: [Endpoint]
+        /// In a cluster, send queries (`GET`, `EXISTS`) to a replica of the key's master, in turn
+        /// (their connections send `READONLY`); a replica that fails or is `LOADING` hands the read
+        /// to the master. A replica may lag its master by a few writes: a just-stored entry may
+        /// miss once. Default false: every command goes to the master.
+        public var readsFromReplicas: Bool
         /// Prepended to every Redis key (the hex SHA-256 of the cache key follows), so several
         /// caches or applications share one server without seeing each other's entries;
         /// ``RedisCache/clear(type:)`` removes only keys under it. Default `imagekernel:`.
@@ -34,12 +44,14 @@ extension RedisCache {
         public var logger: Logger?
 
         public init(
-            endpoint: Endpoint = Endpoint(), keyPrefix: String = "imagekernel:", timeToLive: Duration? = nil,
+            endpoint: Endpoint = Endpoint(), clusterSeeds: [Endpoint] = [], readsFromReplicas: Bool = false, keyPrefix: String = "imagekernel:", timeToLive: Duration? = nil,
             maxValueSize: Int = 8 << 20, timeout: Duration = .milliseconds(50), connections: Int = 4,
             retryInterval: Duration = .milliseconds(500), imageEncoder: (@Sendable (Image) throws(ImageKernelError) -> Data)? = nil,
             logger: Logger? = nil
         ) {
             self.endpoint = endpoint
+            self.clusterSeeds = clusterSeeds
+            self.readsFromReplicas = readsFromReplicas
             self.keyPrefix = keyPrefix
             self.timeToLive = timeToLive
             self.maxValueSize = maxValueSize
@@ -50,10 +62,19 @@ extension RedisCache {
             self.logger = logger
         }
 
-        /// A configuration for the server named by `redis://[:password@]host[:port][/db]`.
+        /// A configuration for the server named by `redis://[[user]:password@]host[:port][/db]`, or
+        /// for the cluster whose seed nodes `redis+cluster://[[user]:password@]host:port,host:port…`
+        /// names (database 0 only, as in any cluster).
         /// - Throws: ``ImageKernelError`` with code `invalidArgument` for a malformed URL.
         public init(url: String) throws(ImageKernelError) {
-            self.init(endpoint: try Endpoint(url: url))
+            if let seeds = try Endpoint.clusterSeeds(url: url) {
+                self.init(endpoint: seeds[0], clusterSeeds: seeds)
+            } else {
+                self.init(endpoint: try Endpoint(url: url))
+            }
         }
+
+        /// Whether this configuration names a Redis Cluster.
+        public var isCluster: Bool { !clusterSeeds.isEmpty }
     }
 }

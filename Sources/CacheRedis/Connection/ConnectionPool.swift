@@ -21,23 +21,36 @@ final class ConnectionPool: Sendable {
 
     private let workers: [PoolWorker]
 
-    init(endpoint: RedisCache.Endpoint, connections: Int, timeout: Duration, retryInterval: Duration, logger: Logger?) {
+    /// `readOnly`: every connection sends `READONLY` first (a cluster replica then serves reads).
+    init(endpoint: RedisCache.Endpoint, connections: Int, timeout: Duration, retryInterval: Duration, readOnly: Bool = false, logger: Logger?) {
         workers = (0..<max(1, connections)).map { _ in
-            PoolWorker(endpoint: endpoint, timeout: timeout, retryInterval: retryInterval, logger: logger)
+            PoolWorker(endpoint: endpoint, timeout: timeout, retryInterval: retryInterval, readOnly: readOnly, logger: logger)
         }
     }
 
-    /// The reply to `command`, or why the connection could not give one.
-    func run(_ command: RedisCommand) async -> Result<RedisReply, RedisFailure> {
-        let bytes = command.encoded()
+    /// The reply to `command`, or why the connection could not give one. With `asking`, `ASKING`
+    /// goes first on the same connection (a cluster's `ASK` redirection) and its `+OK` is skipped.
+    func run(_ command: RedisCommand, asking: Bool = false) async -> Result<RedisReply, RedisFailure> {
+        let bytes = asking ? Self.asking + command.encoded() : command.encoded()
+        let replies = asking ? 2 : 1
         let loads = workers.map(\.load)
         if let busy = loads.indices.first(where: { loads[$0] > 0 && loads[$0] < Self.pipelineDepth }) {
-            return await workers[busy].run(bytes)
+            return await workers[busy].run(bytes, replies: replies)
         }
         for index in loads.indices where loads[index] == 0 {
-            if let outcome = workers[index].runIfIdle(bytes) { return outcome }
+            if let outcome = workers[index].runIfIdle(bytes, replies: replies) { return outcome }
         }
         let shallowest = loads.indices.min { loads[$0] < loads[$1] } ?? 0
-        return await workers[shallowest].run(bytes)
+        return await workers[shallowest].run(bytes, replies: replies)
     }
+
+    private static let asking = RedisCommand("ASKING").encoded()
+}
+
+extension ConnectionPool: CommandRouter {
+    func run(_ command: RedisCommand, key: Data, isRead: Bool) async -> Result<RedisReply, RedisFailure> {
+        await run(command)
+    }
+
+    func scanTargets() async -> [ConnectionPool] { [self] }
 }

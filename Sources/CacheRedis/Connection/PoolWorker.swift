@@ -62,8 +62,8 @@ final class PoolWorker: Sendable {
     private let retryInterval: Duration
     private let logger: Logger?
 
-    init(endpoint: RedisCache.Endpoint, timeout: Duration, retryInterval: Duration, logger: Logger?) {
-        connection = RedisConnection(endpoint: endpoint, timeout: timeout)
+    init(endpoint: RedisCache.Endpoint, timeout: Duration, retryInterval: Duration, readOnly: Bool = false, logger: Logger?) {
+        connection = RedisConnection(endpoint: endpoint, timeout: timeout, readOnly: readOnly)
         self.retryInterval = retryInterval
         self.logger = logger
     }
@@ -73,13 +73,14 @@ final class PoolWorker: Sendable {
 
     /// The reply to the encoded command when the connection is idle or blocked by a recent
     /// failure (answered without suspending); nil when other commands are in flight or it is connecting.
-    func runIfIdle(_ command: [UInt8]) -> Outcome? {
-        submit(command, waiter: nil).map(take)
+    /// `replies`: how many replies the bytes ask for (`ASKING` before a command: 2); the last is returned.
+    func runIfIdle(_ command: [UInt8], replies: Int = 1) -> Outcome? {
+        submit(command, waiter: nil).map { take($0, replies: replies) }
     }
 
-    /// The reply to the encoded command, or why the connection could not give one.
-    func run(_ command: [UInt8]) async -> Outcome {
-        if let outcome = runIfIdle(command) { return outcome }
+    /// The reply to the encoded command (the last of `replies`), or why the connection could not give one.
+    func run(_ command: [UInt8], replies: Int = 1) async -> Outcome {
+        if let outcome = runIfIdle(command, replies: replies) { return outcome }
         let turn = await withCheckedContinuation { (waiter: Waiter) in
             // A turn now means the caller was not queued: it carries on without suspending.
             if let turn = submit(command, waiter: waiter) { waiter.resume(returning: turn) }
@@ -90,13 +91,13 @@ final class PoolWorker: Sendable {
             // sees (it missed the edge through the continuation in the CLI's TSan build).
             state.withLock { _ in }
         }
-        return take(turn)
+        return take(turn, replies: replies)
     }
 
-    private func take(_ turn: Turn) -> Outcome {
+    private func take(_ turn: Turn, replies: Int) -> Outcome {
         switch turn {
-        case .read: return readOwnReply()
-        case .connect: return connectAndRead()
+        case .read: return readOwnReply(replies)
+        case .connect: return connectAndRead(replies)
         case .failed(let failure): return .failure(failure)
         }
     }
@@ -130,9 +131,15 @@ final class PoolWorker: Sendable {
         }
     }
 
-    /// Reads the reply of the first command in flight (the caller's own), then resumes the owner of the next.
-    private func readOwnReply() -> Outcome {
-        switch connection.readReply() {
+    /// Reads the reply of the first command in flight (the caller's own, the last of its
+    /// `replies`), then resumes the owner of the next.
+    private func readOwnReply(_ replies: Int) -> Outcome {
+        var result = connection.readReply()
+        for _ in 1..<max(1, replies) {
+            guard case .success = result else { break }
+            result = connection.readReply()
+        }
+        switch result {
         case .success(let reply):
             let next = state.withLock { state -> Waiter? in
                 state.inFlight.removeFirst()
@@ -160,7 +167,7 @@ final class PoolWorker: Sendable {
 
     /// Connects (the caller's command is first in `unsent`), sends what waited meanwhile, and reads
     /// the caller's reply; when connecting fails, every waiting command fails with it.
-    private func connectAndRead() -> Outcome {
+    private func connectAndRead(_ replies: Int) -> Outcome {
         let failure = connection.connect()
         let failed = wire.withLock { connected -> [Waiter?]? in
             let unsent = state.withLock { state in
@@ -174,7 +181,7 @@ final class PoolWorker: Sendable {
             _ = connection.send(unsent.flatMap(\.bytes))
             return nil
         }
-        guard let failure else { return readOwnReply() }
+        guard let failure else { return readOwnReply(replies) }
         log(failure)
         for waiter in failed ?? [] { waiter?.resume(returning: .failed(failure)) }
         return .failure(failure)

@@ -14,10 +14,13 @@ final class RedisConnection: @unchecked Sendable {
     // other thread uses the connection; its locks order those calls with every send and read.
     private let endpoint: RedisCache.Endpoint
     private let timeoutMicroseconds: Int
+    private let readOnly: Bool
     private var context: UnsafeMutablePointer<redisContext>?
 
-    init(endpoint: RedisCache.Endpoint, timeout: Duration) {
+    /// `readOnly`: send `READONLY` after connecting, so a cluster replica answers reads for its master's slots.
+    init(endpoint: RedisCache.Endpoint, timeout: Duration, readOnly: Bool = false) {
         self.endpoint = endpoint
+        self.readOnly = readOnly
         let (seconds, attoseconds) = timeout.components
         self.timeoutMicroseconds = max(1, Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000))
     }
@@ -64,15 +67,16 @@ final class RedisConnection: @unchecked Sendable {
         return .success(.string(Data(bytesNoCopy: direct, count: length, deallocator: .free)))
     }
 
-    /// AUTH and SELECT when the endpoint asks for them, before the connection carries anything else.
+    /// AUTH, SELECT and READONLY when asked for, before the connection carries anything else.
     private func handshake() -> RedisFailure? {
         var commands: [RedisCommand] = []
         if let password = endpoint.password {
             commands.append(RedisCommand("AUTH", arguments: (endpoint.username.map { [Data($0.utf8)] } ?? []) + [Data(password.utf8)]))
         }
         if endpoint.database != 0 { commands.append(RedisCommand("SELECT", Data(String(endpoint.database).utf8))) }
+        if readOnly { commands.append(RedisCommand("READONLY")) }
         guard !commands.isEmpty else { return nil }
-        guard send(commands.flatMap { $0.encoded() }) else { return closing(.connectionLost, "\(endpoint) closed the connection during AUTH or SELECT") }
+        guard send(commands.flatMap { $0.encoded() }) else { return closing(.connectionLost, "\(endpoint) closed the connection during AUTH, SELECT or READONLY") }
         for _ in commands {
             switch readReply() {
             case .failure(let failure):
@@ -80,7 +84,7 @@ final class RedisConnection: @unchecked Sendable {
                 return failure
             case .success(.error(let message)):
                 close()
-                return RedisFailure(.permissionDenied, "\(endpoint) refused AUTH or SELECT: \(message)")
+                return RedisFailure(.permissionDenied, "\(endpoint) refused AUTH, SELECT or READONLY: \(message)")
             case .success:
                 continue
             }

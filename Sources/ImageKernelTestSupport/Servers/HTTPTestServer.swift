@@ -46,7 +46,7 @@ public final class HTTPTestServer: Sendable {
 
     /// The port on 127.0.0.1.
     public let port: Int
-    private let listener: ListeningSocket
+    private let threads: ConnectionThreads
     let state = Locked(State())
 
     struct ServedFile {
@@ -61,19 +61,15 @@ public final class HTTPTestServer: Sendable {
         var requests: [RecordedRequest] = []
         var counts: [String: Int] = [:]
         var clientCloses: [String: Int] = [:]
-        var connections = 0
-        var sockets: [Int32: Socket] = [:]
-        var stopped = false
     }
 
     /// Starts listening on a free port of 127.0.0.1.
     public init() throws {
-        signal(SIGPIPE, SIG_IGN)
-        listener = try ListeningSocket()
-        port = listener.port
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "HTTPTestServer.accept"
-        thread.start()
+        threads = try ConnectionThreads()
+        port = threads.port
+        threads.start(name: "HTTPTestServer") { [self] socket, number in
+            Connection(server: self, socket: socket, number: number).serve()
+        }
     }
 
     deinit { stop() }
@@ -103,46 +99,16 @@ public final class HTTPTestServer: Sendable {
     public var requests: [RecordedRequest] { state.withLock { $0.requests } }
 
     /// How many connections were accepted.
-    public var connectionCount: Int { state.withLock { $0.connections } }
+    public var connectionCount: Int { threads.connectionCount }
 
     /// How many times a client closed the connection while a response for the path was pending
     /// or being sent.
     public func clientCloseCount(path: String) -> Int { state.withLock { $0.clientCloses[path] ?? 0 } }
 
     /// Stops accepting, closes every connection. Idempotent.
-    public func stop() {
-        // Shut connections down under the lock: a connection thread closes its descriptor only
-        // after leaving the table, so no descriptor here can have been reused by someone else.
-        let first: Bool = state.withLock { state in
-            guard !state.stopped else { return false }
-            state.stopped = true
-            for socket in state.sockets.values { _ = shutdown(socket.fd, Int32(SHUT_RDWR)) }
-            return true
-        }
-        if first { listener.shutdown() }
-    }
+    public func stop() { threads.stop() }
 
-    var isStopped: Bool { state.withLock { $0.stopped } }
-
-    private func acceptLoop() {
-        while let socket = listener.accept() {
-            let number: Int? = state.withLock { state in
-                guard !state.stopped else { return nil }
-                state.sockets[socket.fd] = socket
-                defer { state.connections += 1 }
-                return state.connections
-            }
-            guard let number else { socket.close(); continue }
-            let thread = Thread { [self] in
-                Connection(server: self, socket: socket, number: number).serve()
-                state.withLock { _ = $0.sockets.removeValue(forKey: socket.fd) }
-                socket.close()
-            }
-            thread.name = "HTTPTestServer.connection"
-            thread.start()
-        }
-        listener.close()
-    }
+    var isStopped: Bool { threads.isStopped }
 
     func record(_ head: RequestHead, connection: Int) {
         state.withLock { state in

@@ -136,6 +136,12 @@ public final class NginxServer: @unchecked Sendable {
     }
 
     private static func canConnect(port: Int) -> Bool {
+        withLoopbackSocket(port: port) { fd, address, length in connect(fd, address, length) == 0 }
+    }
+
+    /// Runs `body` with a fresh TCP socket (closed afterwards) and the address 127.0.0.1:`port`;
+    /// false when no socket could be made.
+    static func withLoopbackSocket(port: Int, _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Bool) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -144,8 +150,8 @@ public final class NginxServer: @unchecked Sendable {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
     }
 
     private static func configuration(

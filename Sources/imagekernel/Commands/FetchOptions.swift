@@ -8,7 +8,7 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "Disk cache directory (default: $XDG_CACHE_HOME/imagekernel or ~/.cache/imagekernel).")
     var cacheDir: String?
 
-    @Option(help: "A Redis tier shared with other processes, behind the disk cache: redis://[:password@]host[:port][/db].")
+    @Option(help: "A Redis tier shared with other processes, behind the disk cache: redis://[:password@]host[:port][/db], or a Redis Cluster: redis+cluster://host:port,host:port.")
     var sharedCache: String?
 
     @Option(help: "Milliseconds one shared-tier network wait may take before it counts as a miss (default 50).")
@@ -34,7 +34,7 @@ struct LoadOptions: ParsableArguments {
         guard sharedCacheTimeout >= 1 else { throw ValidationError("--shared-cache-timeout must be at least 1 (milliseconds)") }
         if let sharedCache {
             do {
-                _ = try RedisCache.Endpoint(url: sharedCache)
+                _ = try RedisCache.Configuration(url: sharedCache)
             } catch {
                 throw ValidationError("--shared-cache: \(error.message)")
             }

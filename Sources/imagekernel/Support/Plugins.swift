@@ -48,7 +48,7 @@ enum Plugins {
     }
 
     /// The cache for `fetch`/`prefetch`: memory in front of the disk cache, then the shared
-    /// Redis tier at `sharedCache` (`redis://…`) when given, each network wait bounded by `sharedCacheTimeout`.
+    /// Redis tier at `sharedCache` (`redis://…`, or a cluster `redis+cluster://…`) when given, each network wait bounded by `sharedCacheTimeout`.
     static func cache(
         directory: String?, sharedCache: String? = nil, sharedCacheTimeout: Duration = .milliseconds(50), indexed: Bool = true
     ) throws -> any ImageCache {

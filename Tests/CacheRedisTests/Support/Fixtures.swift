@@ -6,7 +6,12 @@ import Testing
 
 /// A cache on `server` under a prefix of its own, so caches on one server never see each other.
 func makeCache(on server: RedisServer, _ adjust: (inout RedisCache.Configuration) -> Void = { _ in }) throws -> RedisCache {
-    var configuration = try RedisCache.Configuration(url: server.url)
+    try makeCache(url: server.url, adjust)
+}
+
+/// A cache on the server or cluster at `url` under a prefix of its own.
+func makeCache(url: String, _ adjust: (inout RedisCache.Configuration) -> Void = { _ in }) throws -> RedisCache {
+    var configuration = try RedisCache.Configuration(url: url)
     configuration.keyPrefix = "test-\(UUID().uuidString):"
     // Generous for debug and ThreadSanitizer builds on a loaded machine; the fault tests set their own.
     configuration.timeout = .seconds(2)

@@ -11,7 +11,8 @@ public struct ProxyConfiguration: Sendable {
     public var cacheDirectory: URL?
     /// Bytes of encoded results kept in memory.
     public var memoryBytes: Int = 256 << 20
-    /// A `redis://[:password@]host:port/db` URL: originals are shared with the fleet through it.
+    /// A `redis://[:password@]host:port/db` URL, or `redis+cluster://host:port,host:port` for a
+    /// Redis Cluster: originals are shared with the fleet through it.
     public var sharedCache: String?
     /// Largest source, in bytes (413 above).
     public var maxSourceBytes: Int64 = 32 << 20
