@@ -13,7 +13,7 @@ enum CompatMode: String, ExpressibleByArgument, CaseIterable {
 /// The flags of imgproxy's compatibility mode (`--compat imgproxy`); the names are those the
 /// `IMGPROXY_*` variables map onto.
 struct CompatOptions: ParsableArguments {
-    @Option(help: "The URL grammar: native (transform spec steps) or imgproxy (imgproxy's URLs, options and error answers).")
+    @Option(help: "The URL grammar, and the environment read besides IMAGE_PROXY_*: native (transform spec steps), or imgproxy (imgproxy's URLs, options and error answers, and its IMGPROXY_* settings).")
     var compat: CompatMode = .native
 
     @Option(help: "imgproxy mode: what separates an option's name and arguments (IMGPROXY_ARGUMENTS_SEPARATOR).")

@@ -15,9 +15,6 @@ struct ImageProxyCommand: AsyncParsableCommand {
         commandName: "image-proxy",
         abstract: "An imgproxy-style image service: GET /{signature}/{spec}/plain/{source URL}[@format].")
 
-    @Option(help: "Which environment to read besides IMAGE_PROXY_*: native, or imgproxy (its IMGPROXY_* settings too).")
-    var compat: String = "native"
-
     @Option(help: "Port to listen on (0 picks a free one; the line 'listening on …' tells which).")
     var port: Int = 8080
 
@@ -105,7 +102,6 @@ struct ImageProxyCommand: AsyncParsableCommand {
     var logLevel: String = "info"
 
     func validate() throws {
-        if !["native", "imgproxy"].contains(compat) { throw ValidationError("--compat takes native or imgproxy") }
         if allowOrigins.isEmpty { throw ValidationError("name at least one --allow-origin URL prefix") }
         if key.count != salt.count { throw ValidationError("--key and --salt go together, one salt per key") }
         if signers.count != key.count { throw ValidationError("--key and --salt take hex; the key must not be empty") }
