@@ -33,15 +33,24 @@ public struct ImgproxyGeometry: Sendable, Equatable {
 
     /// imgproxy's `imath` rounding: half away from zero (`Round`, `Scale`) or half to even
     /// (`RoundToEven`, `ScaleToEven`, for padding and offsets); a zero size stays zero.
-    static func round(_ value: Double) -> Int { Int(value.rounded(.toNearestOrAwayFromZero)) }
-    static func roundToEven(_ value: Double) -> Int { Int(value.rounded(.toNearestOrEven)) }
+    /// Sizes saturate at ±``sizeBound`` (and a NaN is 0): a URL's `w:9223372036854775807` or
+    /// `dpr:1e300` gives a size the transformers refuse as too large, never an overflow trap.
+    static func round(_ value: Double) -> Int { saturated(value.rounded(.toNearestOrAwayFromZero)) }
+    static func roundToEven(_ value: Double) -> Int { saturated(value.rounded(.toNearestOrEven)) }
+    /// Far past any side a transformer makes (`TransformLimits.maxSide`), and small enough that
+    /// sums and products of a few sizes stay far inside `Int`.
+    static let sizeBound = 1 << 30
+    static func saturated(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        return Int(min(Double(sizeBound), max(-Double(sizeBound), value)))
+    }
     public static func scale(_ a: Int, _ factor: Double) -> Int { a == 0 ? 0 : round(Double(a) * factor) }
     public static func scaleToEven(_ a: Int, _ factor: Double) -> Int { a == 0 ? 0 : roundToEven(Double(a) * factor) }
     /// The smaller of two sizes where 0 means none.
     public static func minNonZero(_ a: Int, _ b: Int) -> Int { a == 0 ? b : b == 0 ? a : min(a, b) }
 
     static func cropSize(_ original: Int, _ crop: Double) -> Int {
-        crop == 0 ? 0 : crop >= 1 ? Int(crop) : max(1, scale(original, crop))
+        crop == 0 ? 0 : crop >= 1 ? saturated(crop) : max(1, scale(original, crop))
     }
 
     private mutating func calcScale(_ width: Int, _ height: Int, _ o: ImgproxyOptions, isVector: Bool) {
