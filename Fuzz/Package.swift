@@ -45,6 +45,10 @@ let package = Package(
             name: "fuzz-proxy-path",
             dependencies: ["FuzzSupport", .product(name: "ImageProxyCore", package: "ImageProxy")],
             path: "Sources/fuzz-proxy-path"),
+        .executableTarget(
+            name: "fuzz-imgproxy-path",
+            dependencies: ["FuzzSupport", .product(name: "ImageProxyCore", package: "ImageProxy")],
+            path: "Sources/fuzz-imgproxy-path"),
     ],
     swiftLanguageModes: [.v6]
 )

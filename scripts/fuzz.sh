@@ -104,6 +104,12 @@ PY
       printf '/unsafe/preset:card/progressive/max_bytes:5000/fn:caf%%C3%%A9/att/plain/local%%3A%%2F%%2F%%2Fsub%%2Fa.jpg' > "$dir/local"
       printf '/unsafe/pr:thumb:dl/plain/local:///escape@png' > "$dir/presets"
       ;;
+    fuzz-imgproxy-path)
+      printf '/unsafe/rs:fill:300:200:1:1/g:sm/q:80/plain/http%%3A%%2F%%2F127.0.0.1%%3A8080%%2Fa.jpg@webp' > "$dir/plain"
+      printf '/unsafe/w:5/h:4/dpr:2/z:1.5:0.5/mw:3/c:0.5:0.5:nowe:1:2/ex:1:so/exar:1/pd:1:2:3:4/aHR0cDovL2V4YW1w/bGUuY29tL2EucG5n.png' > "$dir/base64"
+      printf '/unsafe/pr:card/t:10:ff0000:1:1/rot:90/fl:1:0/bg:fff/bl:1/sh:1/pix:2/mrd:8/exp:4102444800/cb:x/fn:a/att:1/plain/http://a/b' > "$dir/options"
+      printf '/unsafe/rs:fit:9223372036854775807:1/el:1/g:fp:0.5:0.5/plain/http://a/b' > "$dir/huge"
+      ;;
   esac
 }
 
@@ -112,13 +118,13 @@ dictionary() {
     fuzz-png) echo png ;; fuzz-jpeg) echo jpeg ;; fuzz-heif) echo heif ;; fuzz-webp) echo webp ;;
     fuzz-gif) echo gif ;; fuzz-bmp) echo bmp ;; fuzz-http-response) echo http ;; fuzz-disk-entry) echo disk-entry ;;
     fuzz-tiff) echo tiff ;; fuzz-jxl) echo jxl ;; fuzz-svg) echo svg ;;
-    fuzz-transform-spec) echo transform-spec ;; fuzz-proxy-path) echo proxy-path ;; fuzz-icc) echo icc ;; fuzz-exif) echo exif ;; *) echo "" ;;
+    fuzz-transform-spec) echo transform-spec ;; fuzz-proxy-path) echo proxy-path ;; fuzz-imgproxy-path) echo imgproxy-path ;; fuzz-icc) echo icc ;; fuzz-exif) echo exif ;; *) echo "" ;;
   esac
 }
 
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-jpeg fuzz-heif fuzz-webp fuzz-gif fuzz-bmp fuzz-tiff fuzz-jxl fuzz-svg fuzz-sniff fuzz-disk-entry fuzz-http-response
-  fuzz-transform-spec fuzz-proxy-path fuzz-icc fuzz-exif)
+  fuzz-transform-spec fuzz-proxy-path fuzz-imgproxy-path fuzz-icc fuzz-exif)
 status=0
 results=()
 for target in "${targets[@]}"; do
