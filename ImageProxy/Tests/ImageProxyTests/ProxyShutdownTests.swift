@@ -11,7 +11,10 @@ struct ProxyShutdownTests {
         defer { origin.stop() }
         origin.addFile("photo.jpg", data: try Origin.example("photo.jpg"))
         let proxy = try ProxyProcess([
-            "--allow-origin", origin.baseURL.absoluteString + "/", "--shutdown-grace", "3", "--shutdown-timeout", "20",
+            // Bounds far past the test's own steps, so a loaded machine (CI's sanitizer builds
+            // beside it) never turns the held source into a 504 or the drain into a SIGKILL.
+            "--allow-origin", origin.baseURL.absoluteString + "/", "--shutdown-grace", "3", "--shutdown-timeout", "60",
+            "--source-timeout", "60",
         ])
         #expect(try await HTTP.get(proxy.url("/health")).status == 200)
         // One slow source (held at the origin until the gate opens) and 64 renders of it, each a
@@ -23,7 +26,7 @@ struct ProxyShutdownTests {
         try await waitUntil("the source is asked for") { origin.requestCount(path: "/gate/slow/photo.jpg") > 0 }
         try await Task.sleep(for: .milliseconds(500))  // the other requests reach the proxy
 
-        let exit = Task { try await proxy.terminate(within: .seconds(30)) }
+        let exit = Task { try await proxy.terminate(within: .seconds(90)) }
         // 503 while the renders are still held: during the grace, before the listener closes.
         try await waitUntil("/health answers 503") { (try? await HTTP.get(proxy.url("/health")).status) == 503 }
         origin.openGate("slow")
