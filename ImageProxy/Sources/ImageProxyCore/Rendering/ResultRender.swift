@@ -116,7 +116,13 @@ enum ResultRender {
             // Over the frame budget (or a broken later frame): the first frame, as a still.
             if let image = try? coders.decode(data, options: animation) { return image }
         }
-        return try coders.decode(data, options: options)
+        let image = try coders.decode(data, options: options)
+        if sourceFormat == .svg, let step = spec?.steps.first as? ImgproxyTransformer, spec?.steps.count == 1,
+           let box = step.vectorRenderBox(intrinsicWidth: image.width, intrinsicHeight: image.height) {
+            options.shrinkOnLoad = box
+            return try coders.decode(data, options: options)
+        }
+        return image
     }
 
     /// Orients and transforms one image (or frame), within the output pixel limit.

@@ -104,6 +104,32 @@ struct ImgproxyCompatTests {
         #expect(try Self.size(after) == (20, 10))
     }
 
+    /// A vector source is drawn at the size imgproxy's geometry scales it to, enlarged whatever
+    /// `enlarge` says (as imgproxy draws SVG at its scale), not drawn small and scaled up: a
+    /// 200x100 icon fit into 800x800 is 800x400 with its edge sharp; with dpr and fill the sizes
+    /// are imgproxy's; a crop keeps the intrinsic drawing (sizes still imgproxy's).
+    @Test func anSVGSourceIsDrawnAtTheScaleImgproxyComputes() async throws {
+        let origin = try Self.origin()
+        origin.addFile("icon.svg", data: Data("""
+        <svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="100" height="100" fill="#ff0000"/>\
+        <rect x="100" width="100" height="100" fill="#0000ff"/></svg>
+        """.utf8))
+        let proxy = try Self.start(origin)
+        let source = origin.url("/files/icon.svg").absoluteString
+        let fit = try await HTTP.get(proxy.url("/unsafe/rs:fit:800:800/plain/\(source)@png"))
+        #expect(fit.status == 200, "\(String(decoding: fit.body.prefix(300), as: UTF8.self))")
+        let image = try CoderRegistry([PNGCoder()]).decode(fit.body, options: DecodeOptions()).convertedToRGBA8()
+        #expect(image.width == 800 && image.height == 400)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[(y * image.width + x) * 4..<(y * image.width + x) * 4 + 4]) }
+        #expect(pixel(398, 200) == [255, 0, 0, 255] && pixel(401, 200) == [0, 0, 255, 255], "drawn sharp at the scale, not scaled up")
+        for (options, width, height) in [("rs:fill:300:300", 300, 300), ("w:300/dpr:2", 600, 300), ("rs:fit:50:50", 50, 25), ("c:100:100/w:400", 400, 400)] {
+            let response = try await HTTP.get(proxy.url("/unsafe/\(options)/plain/\(source)@png"))
+            #expect(response.status == 200, "\(options)")
+            let (w, h) = try Self.size(response)
+            #expect(w == width && h == height, "\(options): \(w)x\(h)")
+        }
+    }
+
     @Test func badRequestsAreAnsweredAsImgproxyAnswersThem() async throws {
         let origin = try Self.origin()
         let proxy = try Self.start(origin, ["--key", "736563726574", "--salt", "68656C6C6F", "--key", "aa", "--salt", "bb"])

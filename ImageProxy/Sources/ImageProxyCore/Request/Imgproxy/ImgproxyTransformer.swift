@@ -99,6 +99,21 @@ public struct ImgproxyTransformer: ImageTransformer {
 }
 
 extension ImgproxyTransformer {
+    /// The box a vector source of `intrinsicWidth` x `intrinsicHeight` is drawn at so that this
+    /// step enlarges nothing, as imgproxy draws SVG at its scale: the intrinsic size times the
+    /// geometry's scale, when that scale enlarges. The rest of imgproxy's geometry is relative to
+    /// the box asked for, so it gives the same sizes on the larger drawing; a `crop` (in source
+    /// pixels), a `trim` or a rotation is not, and keeps the drawing at the intrinsic size.
+    public func vectorRenderBox(intrinsicWidth width: Int, intrinsicHeight height: Int) -> ShrinkOnLoad? {
+        let o = options
+        guard width > 0, height > 0, o.cropWidth == 0, o.cropHeight == 0, o.trimThreshold == nil, o.rotate % 360 == 0 else { return nil }
+        let g = ImgproxyGeometry(width: width, height: height, options: o, isVector: true)
+        let scale = max(g.widthScale, g.heightScale)
+        guard scale > 1, scale.isFinite else { return nil }
+        let boxWidth = ImgproxyGeometry.scale(width, scale), boxHeight = ImgproxyGeometry.scale(height, scale)
+        return ShrinkOnLoad(width: max(1, boxWidth), height: max(1, boxHeight), mode: .fill)
+    }
+
     /// The single resize that gives this step's result (same size) on an upright image of `width`
     /// x `height`, when the options ask for a resize and nothing else (centred, no crop, filter,
     /// canvas or padding): the render then takes the planar JPEG path as the native grammar's
