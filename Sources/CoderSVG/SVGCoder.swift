@@ -97,6 +97,18 @@ public struct SVGCoder: ImageCoder {
         ImageFormat.sniff(data) == .svg
     }
 
+    /// The canvas a decode at the intrinsic size renders on (the root's width and height at 96
+    /// dpi rounded up, else the viewBox's, else ``defaultSize``), from librsvg's parse alone: no
+    /// render. For callers that choose a render box from the document's own size.
+    /// - Throws: what ``decode(_:options:)`` throws before it renders.
+    public func intrinsicCanvas(of data: Data) throws(ImageKernelError) -> PixelSize {
+        let coder = name
+        let result = data.withUnsafeBytes { bytes in
+            Result { () throws(ImageKernelError) -> PixelSize in try SVGDecoding.intrinsicCanvas(bytes, coder: coder) }
+        }
+        return try result.get()
+    }
+
     /// Renders the document; see the type's documentation for the size and the limits.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageKernelError) -> Image {
         let (coder, limits) = (name, limits)

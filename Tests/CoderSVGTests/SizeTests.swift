@@ -117,4 +117,18 @@ struct SizeTests {
         #expect(image.pixelFormat == .rgba8 && !image.pixelFormat.isPremultiplied)
         #expect(pixel(image, 1, 1) == [255, 128, 0, 128])
     }
+
+    /// The intrinsic canvas from the parse alone is the size a decode at the intrinsic size gives,
+    /// and what is no SVG is the decode's typed error.
+    @Test func intrinsicCanvasIsTheSizeOfADecodeAtTheIntrinsicSize() throws {
+        let coder = SVGCoder()
+        for attributes in ["width='30' height='20' viewBox='0 0 300 200'", "width='1in' height='0.5in'", "viewBox='0 0 24 12'",
+                           "width='10.5' height='7.25'", ""] {
+            let document = Self.svg(attributes)
+            let decoded = try coder.decode(document, options: DecodeOptions())
+            let canvas = try coder.intrinsicCanvas(of: document)
+            #expect(canvas.width == decoded.width && canvas.height == decoded.height, "\(attributes)")
+        }
+        #expect(throws: ImageKernelError.self) { try coder.intrinsicCanvas(of: Data("<html></html>".utf8)) }
+    }
 }

@@ -7,6 +7,25 @@ enum SVGDecoding {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, limits: SVGCoder.Limits, coder: String)
         throws(ImageKernelError) -> Image
     {
+        try parse(bytes, coder: coder) { scan, document throws(ImageKernelError) -> Image in
+            try render(document, scan: scan, options: options, limits: limits, coder: coder)
+        }
+    }
+
+    /// The canvas a decode at the intrinsic size renders on, from the parse alone (no render).
+    static func intrinsicCanvas(_ bytes: UnsafeRawBufferPointer, coder: String) throws(ImageKernelError) -> PixelSize {
+        try parse(bytes, coder: coder) { _, document throws(ImageKernelError) -> PixelSize in
+            var intrinsic = crsvg_intrinsic()
+            crsvg_intrinsic_size(document, &intrinsic)
+            return try renderSize(intrinsic, options: DecodeOptions(), coder: coder).canvas
+        }
+    }
+
+    /// The sniff, the budget scan before parsing and librsvg's parse (no base URL); `body` gets
+    /// the scan and the document, freed after it.
+    private static func parse<T>(
+        _ bytes: UnsafeRawBufferPointer, coder: String, _ body: (SVGScan, OpaquePointer) throws(ImageKernelError) -> T
+    ) throws(ImageKernelError) -> T {
         guard ImageFormat.sniff(bytes) == .svg else {
             throw ImageKernelError(
                 stage: .decode, plugin: coder, code: bytes.count < 5 ? .truncated : .corruptData,
@@ -21,6 +40,14 @@ enum SVGDecoding {
             throw SVGFailure.librsvg(error, what: "parse", coder: coder)
         }
         defer { crsvg_free(document) }
+        return try body(scan, document)
+    }
+
+    /// The canvas size, the work estimate for that canvas, then one render into the image's own buffer.
+    private static func render(_ document: OpaquePointer, scan: SVGScan, options: DecodeOptions, limits: SVGCoder.Limits, coder: String)
+        throws(ImageKernelError) -> Image
+    {
+        var error = crsvg_error()
         var intrinsic = crsvg_intrinsic()
         crsvg_intrinsic_size(document, &intrinsic)
         let size = try renderSize(intrinsic, options: options, coder: coder)

@@ -1,3 +1,4 @@
+import CoderSVG
 import Foundation
 import ImageKernel
 import Transformers
@@ -116,13 +117,14 @@ enum ResultRender {
             // Over the frame budget (or a broken later frame): the first frame, as a still.
             if let image = try? coders.decode(data, options: animation) { return image }
         }
-        let image = try coders.decode(data, options: options)
+        // imgproxy's geometry for a vector source: the render box from the document's own size,
+        // read from the parse, so the document is rendered once.
         if sourceFormat == .svg, let step = spec?.steps.first as? ImgproxyTransformer, spec?.steps.count == 1,
-           let box = step.vectorRenderBox(intrinsicWidth: image.width, intrinsicHeight: image.height) {
-            options.shrinkOnLoad = box
-            return try coders.decode(data, options: options)
+           let svg = coders.coder(forDecoding: data) as? SVGCoder {
+            let canvas = try svg.intrinsicCanvas(of: data)
+            if let box = step.vectorRenderBox(intrinsicWidth: canvas.width, intrinsicHeight: canvas.height) { options.shrinkOnLoad = box }
         }
-        return image
+        return try coders.decode(data, options: options)
     }
 
     /// Orients and transforms one image (or frame), within the output pixel limit.
