@@ -24,6 +24,13 @@ extension ProxyRequest {
         public var filename: String?
         /// `attachment`.
         public var attachment: Bool = false
+        /// The metadata the result carries, over the service's ``ProxyConfiguration/metadataPolicy``
+        /// (imgproxy mode's `strip_metadata` and `keep_copyright`); nil keeps the service's.
+        public var metadata: MetadataPolicy?
+        /// Whether the result keeps the source's colour profile rather than being converted to
+        /// sRGB, over ``ProxyConfiguration/keepsColorProfile`` (imgproxy mode's
+        /// `strip_color_profile`); nil keeps the service's.
+        public var keepsColorProfile: Bool?
 
         public init() {}
 
@@ -63,7 +70,23 @@ extension ProxyRequest {
 
         /// What the options change in the encoded result (the file name changes headers only).
         var keyPart: String {
-            "q\(quality.map(String.init) ?? "d")p\(progressive.map { $0 ? "1" : "0" } ?? "d")b\(maxBytes ?? 0)"
+            var part = "q\(quality.map(String.init) ?? "d")p\(progressive.map { $0 ? "1" : "0" } ?? "d")b\(maxBytes ?? 0)"
+            if let metadata { part += "m" + metadata.rawValue }
+            if let keepsColorProfile { part += keepsColorProfile ? "c1" : "c0" }
+            return part
+        }
+
+        /// The service's configuration with this request's metadata and colour choices over it:
+        /// what a render of this request encodes and converts by.
+        func limits(over configuration: ProxyConfiguration) -> ProxyConfiguration {
+            guard metadata != nil || keepsColorProfile != nil else { return configuration }
+            var limits = configuration
+            if let metadata {
+                limits.keepsAllMetadata = metadata == .all
+                limits.keepsCopyright = metadata == .copyright
+            }
+            if let keepsColorProfile { limits.keepsColorProfile = keepsColorProfile }
+            return limits
         }
 
         private static func bool(_ value: Substring?, _ segment: Substring) throws(ProxyError) -> Bool {

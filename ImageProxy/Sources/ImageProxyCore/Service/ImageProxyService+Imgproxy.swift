@@ -27,11 +27,17 @@ extension ImageProxyService {
             if options.maxBytes > 0 { output.maxBytes = options.maxBytes }
             output.filename = options.filename
             output.attachment = options.returnAttachment
+            output.metadata = metadataPolicy(options)
+            if let strip = options.stripColorProfile, strip == configuration.keepsColorProfile { output.keepsColorProfile = !strip }
             let mark = watermark.withLock { $0 }
             let transformer = ImgproxyTransformer(options: options, watermark: mark?.image)
             var specKey = transformer.key
             if let mark, options.watermarkOpacity > 0 { specKey += "\nwatermark:" + mark.digest }
             if let buster = options.cacheBuster { specKey += "\ncb:" + buster }
+            if let original = try await passThrough(parsed.source, options: options) {
+                let route = Route(key: "", negotiated: false, disposition: ContentDisposition(output, source: parsed.source))
+                return success(original, cacheType: "source", route: route, ifNoneMatch: ifNoneMatch)
+            }
             let key = resultKey(source: parsed.source, specKey: specKey, choice: choice, output: output)
             let negotiated = options.format == nil || settings.enforceWebP || settings.enforceAVIF
             let route = Route(key: key, negotiated: negotiated, disposition: ContentDisposition(output, source: parsed.source))
@@ -42,6 +48,16 @@ extension ImageProxyService {
         } catch {
             return .error(error.imgproxyShaped)
         }
+    }
+
+    /// The metadata policy `strip_metadata` and `keep_copyright` ask for, when it differs from the
+    /// service's (`IMGPROXY_STRIP_METADATA`, `IMGPROXY_KEEP_COPYRIGHT`); nil otherwise.
+    private func metadataPolicy(_ options: ImgproxyOptions) -> MetadataPolicy? {
+        guard options.stripMetadata != nil || options.keepCopyright != nil else { return nil }
+        let strips = options.stripMetadata ?? !configuration.keepsAllMetadata
+        let keepsCopyright = options.keepCopyright ?? configuration.keepsCopyright
+        let policy: MetadataPolicy = strips ? (keepsCopyright ? .copyright : .none) : .all
+        return policy == configuration.metadataPolicy ? nil : policy
     }
 
     /// imgproxy's output format: `enforce_*` formats the client accepts win, then the format the

@@ -49,8 +49,8 @@ extension ImageProxyService {
                 await keepOriginal(loaded)
                 return validator == nil ? Digest.bytes(of: data) : nil
             }()
-            let limits = configuration
-            let encoder = OutputEncoder(output: output, defaults: configuration)
+            let limits = output.limits(over: configuration)
+            let encoder = OutputEncoder(output: output, defaults: limits)
             let encodable = self.encodable
             let coders = manager.coders
             let gate = self.gate

@@ -101,5 +101,6 @@ extension ProxyConfiguration {
     var outputDefaultsKey: String {
         let qualities = formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
         return "q\(defaultQuality),\(qualities);p\(jpegProgressive ? 1 : 0)\(pngInterlaced ? 1 : 0)" + (keepsAllMetadata ? ";m=all" : "")
+            + (keepsCopyright && !keepsAllMetadata ? ";m=copyright" : "") + (keepsColorProfile ? ";c=keep" : "")
     }
 }

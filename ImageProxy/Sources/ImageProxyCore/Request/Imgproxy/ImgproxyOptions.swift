@@ -83,10 +83,13 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var watermarkOpacity = 0.0
     public var watermarkPosition = GravityOption(.ce)
     public var watermarkScale = 0.0
-    /// `strip_metadata`, `keep_copyright`, `strip_color_profile`, `preserve_hdr`, `enforce_thumbnail`: read; the service's settings decide.
-    public var stripMetadata = true
-    public var keepCopyright = false
-    public var stripColorProfile = true
+    /// `strip_metadata`, `keep_copyright`, `strip_color_profile`: nil leaves it to the service's
+    /// settings (`IMGPROXY_STRIP_METADATA`, `IMGPROXY_KEEP_COPYRIGHT`, `IMGPROXY_STRIP_COLOR_PROFILE`);
+    /// applied through ``ProxyRequest/Output/metadata`` and ``ProxyRequest/Output/keepsColorProfile``.
+    /// `preserve_hdr`, `enforce_thumbnail`: read, not applied (see the README's migration page).
+    public var stripMetadata: Bool?
+    public var keepCopyright: Bool?
+    public var stripColorProfile: Bool?
     public var preserveHDR = false
     public var enforceThumbnail = false
     /// `quality` (0: the service's default for the format).
@@ -96,7 +99,7 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var maxBytes = 0
     /// `format` (or the source's `@ext`/`.ext`); nil negotiates.
     public var format: ImageFormat?
-    /// `skip_processing`, `raw`: read, not applied.
+    /// `skip_processing`: sources in these formats are answered as they are; `raw`: every source is.
     public var skipProcessing: [ImageFormat] = []
     public var raw = false
     /// `cachebuster`: part of the result key.
