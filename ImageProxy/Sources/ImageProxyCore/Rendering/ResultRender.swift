@@ -87,12 +87,11 @@ enum ResultRender {
     /// trim: no trim makes a frame larger, so that bounds the result.
     private static func transformTrimmedAnimation(_ decoded: Image, spec: TransformSpec, limits: ProxyConfiguration) throws(ImageKernelError) -> Image {
         let untrimmed = TransformSpec(steps: spec.steps.filter { !($0 is TrimTransformer) })
-        var bound = try OrientTransformer().transform(decoded)
+        var bound = try orient(decoded, spec: spec)
         bound.frames = []
         try checkAnimation(decoded, frameSize: try untrimmed.transform(bound), limits: limits)
-        let orient = OrientTransformer()
-        var oriented = try orient.transform(decoded)
-        oriented.frames = try decoded.frames.map { frame throws(ImageKernelError) in ImageFrame(image: try orient.transform(frame.image), duration: frame.duration) }
+        var oriented = try orient(decoded, spec: spec)
+        oriented.frames = try decoded.frames.map { frame throws(ImageKernelError) in ImageFrame(image: try orient(frame.image, spec: spec), duration: frame.duration) }
         oriented.duration = decoded.duration
         oriented.loopCount = decoded.loopCount
         let image = try spec.transformAnimation(oriented)
@@ -129,9 +128,20 @@ enum ResultRender {
 
     /// Orients and transforms one image (or frame), within the output pixel limit.
     static func transform(_ decoded: Image, spec: TransformSpec?, limits: ProxyConfiguration) throws(ImageKernelError) -> Image {
-        var image = try OrientTransformer().transform(decoded)
+        var image = try orient(decoded, spec: spec)
         if let spec { image = try spec.transform(image) }
         try limits.checkOutput(width: image.width, height: image.height)
         return image
+    }
+
+    /// `image` upright by its EXIF orientation, or as stored for imgproxy's `auto_rotate:0`
+    /// (the orientation then dropped, so no viewer turns it either: imgproxy's answer).
+    static func orient(_ image: Image, spec: TransformSpec?) throws(ImageKernelError) -> Image {
+        if let step = spec?.steps.first as? ImgproxyTransformer, !step.options.autoRotate {
+            var stored = image
+            stored.orientation = .up
+            return stored
+        }
+        return try OrientTransformer().transform(image)
     }
 }

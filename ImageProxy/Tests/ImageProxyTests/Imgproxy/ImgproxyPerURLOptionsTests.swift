@@ -7,7 +7,7 @@ import Testing
 
 /// imgproxy's per-URL output options through the running service in `--compat imgproxy`:
 /// `strip_metadata`/`sm`, `keep_copyright`/`kcr` and `strip_color_profile`/`scp` over the
-/// service's settings, and `skip_processing`/`skp` and `raw`, which answer the source's own bytes.
+/// service's settings, `auto_rotate:0`, and `skip_processing`/`skp` and `raw`, which answer the source's own bytes.
 @Suite("imgproxy compat: per-URL metadata, colour, skip_processing and raw", .serialized)
 struct ImgproxyPerURLOptionsTests {
     static func compat(_ origin: NginxServer, _ extra: [String] = []) throws -> ProxyProcess {
@@ -37,6 +37,20 @@ struct ImgproxyPerURLOptionsTests {
             #expect(image.width == 300)
             let problems = MetadataFixture.problems(readBack: image.metadata, file: served.body, policy: policy, orientation: .up, kinds: .all)
             #expect(problems.isEmpty, "\(flags) \(options) → \(policy): \(problems)")
+        }
+    }
+
+    @Test("auto_rotate:0 keeps the stored orientation (and drops the tag); the default turns the image upright")
+    func autoRotateOff() async throws {
+        let origin = try NginxServer(tls: false, files: ["rotated.jpg": try ProxyMetadataTests.source(orientation: 6)])
+        let proxy = try Self.compat(origin)
+        let source = origin.url("rotated.jpg").absoluteString
+        for (options, width, height) in [("rs:fit:300:300", 200, 300), ("rs:fit:300:300/ar:0", 300, 200), ("rs:fit:300:300/auto_rotate:false", 300, 200)] {
+            let served = try await HTTP.get(proxy.url("/unsafe/\(options)/plain/\(source)@jpg"))
+            #expect(served.status == 200)
+            guard served.status == 200 else { continue }
+            let image = try JPEGCoder().decode(served.body, options: DecodeOptions())
+            #expect(image.width == width && image.height == height && image.orientation == .up, "\(options): \(image.width)x\(image.height) \(image.orientation)")
         }
     }
 

@@ -131,6 +131,7 @@ public struct ImgproxyOptions: Sendable, Hashable {
         if let trimThreshold { parts.append("t:\(keyNumber(trimThreshold)):\(trimColor.map { "\($0)" } ?? "-")") }
         if padding != (0, 0, 0, 0) { parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
         if rotate % 360 != 0 { parts.append("rot:\((rotate % 360 + 360) % 360)") }
+        if !autoRotate { parts.append("ar:0") }
         if flipHorizontal || flipVertical { parts.append("fl:\(flipHorizontal ? 1 : 0):\(flipVertical ? 1 : 0)") }
         if let background { parts.append("bg:\(background)") }
         if blur > 0 { parts.append("bl:\(keyNumber(blur))") }
