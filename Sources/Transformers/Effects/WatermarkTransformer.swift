@@ -14,6 +14,10 @@ public struct WatermarkTransformer: ImageTransformer {
         case gravity(Gravity)
         /// Repeated over the whole image, from the top-left corner (spelled `re`).
         case tiled
+        /// Once, its top-left corner at this pixel of the image (which may lie outside it: the
+        /// part of the watermark over the image is drawn). For placements computed elsewhere,
+        /// such as imgproxy's offsets from an edge; not spelled in the spec grammar.
+        case origin(x: Int, y: Int)
     }
 
     /// The watermark (any pixel format; its alpha is honoured).
@@ -36,6 +40,7 @@ public struct WatermarkTransformer: ImageTransformer {
         let place = switch position {
         case .gravity(let gravity): gravity.rawValue
         case .tiled: "re"
+        case .origin(let x, let y): "at\(x),\(y)"
         }
         return "watermark:\(SpecNumber.format(opacity)):\(place):\(SpecNumber.format(scale))"
     }
@@ -65,6 +70,8 @@ public struct WatermarkTransformer: ImageTransformer {
             originY = Int((Double(image.height - markHeight) * gravity.anchor.y).rounded(.down))
         case .tiled:
             (originX, originY) = (0, 0)
+        case .origin(let x, let y):
+            (originX, originY) = (x, y)
         }
         let tiled = position == .tiled
         let maxValue: Float = image.pixelFormat.bitsPerComponent == 16 ? 65535 : 255

@@ -160,9 +160,11 @@ public struct ImgproxyGeometry: Sendable, Equatable {
     }
 
     /// imgproxy's `calcPosition`: where an `inner` box goes in an `outer` one by `gravity`, its
-    /// offsets (pixels times `dpr` when at least 1, else fractions) or focus point, kept inside.
+    /// offsets (pixels times `dpr` when at least 1, else fractions) or focus point, kept inside
+    /// unless `overflows` (a watermark's place may lie partly outside, as imgproxy allows it).
     static func position(
-        outer: (width: Int, height: Int), inner: (width: Int, height: Int), gravity: ImgproxyOptions.GravityOption, dpr: Double
+        outer: (width: Int, height: Int), inner: (width: Int, height: Int), gravity: ImgproxyOptions.GravityOption, dpr: Double,
+        overflows: Bool = false
     ) -> (x: Int, y: Int) {
         var left: Int, top: Int
         if gravity.kind == .fp {
@@ -184,6 +186,7 @@ public struct ImgproxyGeometry: Sendable, Equatable {
             default: break
             }
         }
+        if overflows { return (left, top) }
         return (max(0, min(left, outer.width - inner.width)), max(0, min(top, outer.height - inner.height)))
     }
 }

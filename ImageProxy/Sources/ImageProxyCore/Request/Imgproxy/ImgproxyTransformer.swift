@@ -53,12 +53,31 @@ public struct ImgproxyTransformer: ImageTransformer {
                 .transform(image)
         }
         if let background = o.background { image = try BackgroundTransformer(background).transform(image) }
-        if let watermark, o.watermarkOpacity > 0 {
-            let position: WatermarkTransformer.Position = o.watermarkPosition.kind == .re ? .tiled : .gravity(Self.gravity(o.watermarkPosition.kind))
-            image = try WatermarkTransformer(watermark: watermark, opacity: o.watermarkOpacity, position: position, scale: min(o.watermarkScale, 1))
-                .transform(image)
-        }
+        if let watermark, o.watermarkOpacity > 0 { image = try placeWatermark(watermark, on: image, dpr: geometry.dprScale) }
         return image
+    }
+
+    /// The largest `watermark` scale taken: the mark at most this many times the result's size
+    /// (imgproxy sets no bound; a mark far larger than the image only costs its resize).
+    static let maxWatermarkScale = 4.0
+
+    /// imgproxy's `watermark`: scaled to fit `scale` times the result's size (its own size for 0),
+    /// then placed by its position with offsets from that edge (pixels times `dpr`, fractions of
+    /// the result below 1), partly outside when the offsets push it there, or repeated for `re`.
+    private func placeWatermark(_ watermark: Image, on image: Image, dpr: Double) throws(ImageKernelError) -> Image {
+        let o = options
+        var mark = watermark
+        if o.watermarkScale > 0 {
+            let scale = min(o.watermarkScale, Self.maxWatermarkScale)
+            let width = max(1, ImgproxyGeometry.scaleToEven(image.width, scale)), height = max(1, ImgproxyGeometry.scaleToEven(image.height, scale))
+            mark = try ResizeTransformer(.fit, width: width, height: height, allowsEnlarging: true).transform(mark)
+        }
+        guard o.watermarkPosition.kind != .re else {
+            return try WatermarkTransformer(watermark: mark, opacity: o.watermarkOpacity, position: .tiled).transform(image)
+        }
+        let at = ImgproxyGeometry.position(
+            outer: (image.width, image.height), inner: (mark.width, mark.height), gravity: o.watermarkPosition, dpr: dpr, overflows: true)
+        return try WatermarkTransformer(watermark: mark, opacity: o.watermarkOpacity, position: .origin(x: at.x, y: at.y)).transform(image)
     }
 
     /// imgproxy's `cropImage`: nothing for a zero size or one the image already fits, the smart
