@@ -52,6 +52,32 @@ struct CacheQueryCountTests {
         #expect(manager.resultSubscriberCount == 0, "a hit leaves no work behind")
     }
 
+    @Test("a finished result in the cache's memory tier answers without a claim or a query; a miss still asks once for all callers")
+    func aMemoryTierAnswersFinishedResultsWithoutAQuery() async throws {
+        let loader = GatedLoader()
+        loader.serve("a", RawCoder.data(width: 40, height: 30))
+        let cache = CountingCache(TieredCache(backing: MemoryCache()), exposesMemoryTier: true)
+        let manager = ImageManager(configuration: .init(cache: cache, loaders: LoaderRegistry([loader]), coders: CoderRegistry([RawCoder()])))
+        let callers = 10
+        let widths = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<callers { group.addTask { try await manager.image(for: gateURL("a")).image?.width ?? 0 } }
+            #expect(await eventually { loader.started.value == 1 && manager.resultSubscriberCount == callers })
+            loader.open()
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(widths == Array(repeating: 40, count: callers))
+        let key = "gate://a/image.raw"
+        #expect(cache.tierQueries(key) == .init(memory: 1, disk: 1), "the miss: one query per tier for \(callers) callers")
+        for _ in 0..<20 {
+            let hit = try await manager.image(for: gateURL("a"))
+            #expect(hit.cacheType == .memory && hit.image?.width == 40 && hit.cacheKey == key)
+        }
+        #expect(cache.tierQueries(key) == .init(memory: 1, disk: 1), "20 hits from the memory tier, no query: \(cache.tierQueries(key))")
+        #expect(manager.resultSubscriberCount == 0 && loader.requestCount == 1)
+        let refreshed = try await manager.image(for: gateURL("a"), options: .fromLoaderOnly)
+        #expect(refreshed.cacheType == .none, "fromLoaderOnly skips the memory tier as before")
+    }
+
     @Test func callersThatComeWhileTheMemoryTierIsAskedShareItsHit() async throws {
         let memory = HeldMemoryCache()
         let (manager, loader, cache) = setUp(memory)

@@ -43,6 +43,18 @@ public protocol ImageCache: Sendable {
     func contains(key: String, type: ImageCacheType) async -> ImageCacheType
     /// Removes every entry from the given tiers.
     func clear(type: ImageCacheType) async throws(ImageKernelError)
+    /// The in-process memory tier that ``query(key:type:)`` with ``ImageCacheType/memory`` reads,
+    /// for a synchronous lookup before any work is claimed, or nil (the default).
+    ///
+    /// Return a ``MemoryCache`` only when a `.memory` query is exactly a lookup in it (same
+    /// entries, no side effects of its own such as counting or logging); the manager then
+    /// answers a finished result from it without a query. A cache that wraps another
+    /// (to count, log or fault queries) keeps the default, so every lookup reaches its `query`.
+    var memoryTier: MemoryCache? { get }
+}
+
+extension ImageCache {
+    public var memoryTier: MemoryCache? { nil }
 }
 
 /// Which tiers of a cache an operation touches, or where a result came from.

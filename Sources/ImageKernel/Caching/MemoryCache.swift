@@ -69,6 +69,9 @@ public final class MemoryCache: ImageCache, Sendable {
 
     // MARK: ImageCache
 
+    /// Itself: a `.memory` query is a lookup here.
+    public var memoryTier: MemoryCache? { self }
+
     public func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? {
         try ImageKernelError.checkCancellation(.cache, plugin: name)
         guard type.includesMemory, let entry = entry(forKey: key) else { return nil }

@@ -34,6 +34,9 @@ public final class TieredCache: ImageCache, Sendable {
         self.lowerTiers = lowerTiers
     }
 
+    /// ``memory``: a `.memory` query is a lookup there.
+    public var memoryTier: MemoryCache? { memory }
+
     public func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? {
         if Task.isCancelled { throw .cancelled(.cache, plugin: name) }  // the name is built only when needed
         if type.includesMemory, let entry = memory.entry(forKey: key) {

@@ -37,6 +37,12 @@ extension ImageManager {
                 message: "\(url.absoluteString) failed before; pass retryFailed to try again")
         }
         let plan = makePlan(url: url, options: options, context: context)
+        // A finished result in the cache's own memory tier answers at once: no claim, no query
+        // (``ImageCache/memoryTier``; a cache that must see every lookup has none).
+        if let hit = finishedInMemory(plan: plan) {
+            if options.contains(.retryFailed) { removeFailedURL(url) }
+            return hit
+        }
 
         // Rule 9: join the work that produces this result, or claim it. Only the caller that
         // claims it asks the memory tier (one query for all callers, however many join while it
@@ -63,6 +69,18 @@ extension ImageManager {
         case asked(CacheQueryResult?)
         /// An image: the result.
         case hit(ImageResult)
+    }
+
+    /// The final key's image in the cache's ``ImageCache/memoryTier``, looked up without a claim
+    /// (nil when the load does not look in memory, the task is cancelled, or it is not there:
+    /// then the claim decides who asks the cache, once for all callers).
+    private func finishedInMemory(plan: LoadPlan) -> ImageResult? {
+        let options = plan.options
+        guard let key = plan.key, plan.queryType.includesMemory, !options.contains(.fromLoaderOnly), !options.contains(.refreshCached),
+              !Task.isCancelled, let memory = plan.cache.memoryTier, let entry = memory.entry(forKey: key), let image = entry.image
+        else { return nil }
+        configuration.metrics?.cacheHits.increment()
+        return ImageResult(image: image, data: entry.data, cacheType: .memory, url: plan.url, cacheKey: key, validators: entry.validators)
     }
 
     /// The memory query of the final key, made in the claiming caller's task: a hit costs a lookup.

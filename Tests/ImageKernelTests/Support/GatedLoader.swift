@@ -75,8 +75,17 @@ final class CountingCache: ImageCache, Sendable {
     private let holdUntil: Int
     private let finishedOtherDiskQueries = Locked(0)
 
-    init(_ inner: any ImageCache = MemoryCache(), diskDelay: Duration = .zero, holdDiskQueriesOf heldKey: String? = nil, until holdUntil: Int = 0) {
+    /// Whether the inner cache's ``ImageCache/memoryTier`` is exposed (then the manager answers
+    /// finished results from it without a query, which this cache does not count).
+    let exposesMemoryTier: Bool
+    var memoryTier: MemoryCache? { exposesMemoryTier ? inner.memoryTier : nil }
+
+    init(
+        _ inner: any ImageCache = MemoryCache(), diskDelay: Duration = .zero, holdDiskQueriesOf heldKey: String? = nil, until holdUntil: Int = 0,
+        exposesMemoryTier: Bool = false
+    ) {
         self.inner = inner
+        self.exposesMemoryTier = exposesMemoryTier
         self.diskDelay = diskDelay
         self.heldKey = heldKey
         self.holdUntil = holdUntil
