@@ -125,4 +125,22 @@ struct ProxyS3Tests {
         }
         #expect(log.contains("result bucket lookup failed") && log.contains("result not kept in the bucket"), "\(log.suffix(2000))")
     }
+
+    @Test func aBucketThatNeverAnswersIsAMissWithinItsBound() async throws {
+        let hung = try SilentPort()
+        let origin = try HTTPTestServer()
+        defer { origin.stop() }
+        origin.addFile("photo.jpg", data: try Origin.example("photo.jpg"))
+        let proxy = try ProxyProcess(
+            ["--allow-origin", origin.baseURL.absoluteString + "/", "--result-storage", "s3://results/p", "--s3-endpoint", hung.url("").absoluteString],
+            environment: ["AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "us-east-1"])
+        var answer: HTTP.Response?
+        let elapsed = try await ContinuousClock().measure {
+            answer = try await HTTP.get(proxy.url(Paths.plain(origin.url("/files/photo.jpg"), spec: "resize:fit:100:100")))
+        }
+        #expect(answer?.status == 200 && answer?.header("content-type") == "image/jpeg")
+        #expect(origin.requestCount(path: "/files/photo.jpg") == 1)
+        #expect(proxy.log.contains("result bucket lookup failed") && proxy.log.contains("timeout"), "\(proxy.log.suffix(2000))")
+        print("S3 result bucket that never answers: request answered 200 in \(elapsed) (lookup bound 2 s)")
+    }
 }
