@@ -12,7 +12,9 @@ import Logging
 /// `ETag` in `x-amz-meta-result-etag`. The bucket may speed an answer up, never stop one: a
 /// lookup that fails, or takes longer than ``ProxyS3Settings/resultStorageTimeout``, is a miss;
 /// stores run after the answer, at most ``ProxyS3Settings/maxPendingResultStores`` at once, and
-/// one that fails is logged and dropped.
+/// one that fails is logged and dropped. After a transport failure (unreachable, timed out) the
+/// bucket is left alone for ``pause``: lookups are misses at once and stores are skipped, so a
+/// hung bucket costs one bounded wait per pause, not one per request.
 final class ResultBucket: Sendable {
     /// The bucket.
     let bucket: String
@@ -24,6 +26,11 @@ final class ResultBucket: Sendable {
     private let maxBytes: Int
     private let cacheControl: String
     private let pending = Locked(0)
+    /// Until when the bucket is left alone after a transport failure.
+    private let pausedUntil = Locked<ContinuousClock.Instant?>(nil)
+
+    /// How long the bucket is left alone after a transport failure.
+    static let pause: Duration = .seconds(5)
 
     /// The metadata header that carries a result's ETag.
     static let etagHeader = "x-amz-meta-result-etag"
@@ -48,10 +55,12 @@ final class ResultBucket: Sendable {
 
     /// The result stored under `name`; nil when there is none, and when the bucket fails or is slow (logged).
     func result(named name: String) async -> Rendered? {
+        guard !isPaused else { return nil }
         let response: S3Client.Response
         do {
             response = try await client.send("GET", bucket: bucket, key: objectKey(name), maxResponseBody: maxBytes)
         } catch {
+            failed(error)
             logger.warning("result bucket lookup failed", metadata: ["bucket": "\(bucket)", "error": "\(error)"])
             return nil
         }
@@ -70,6 +79,10 @@ final class ResultBucket: Sendable {
     /// Starts keeping `rendered` under `name` and returns at once; dropped (logged) when
     /// ``ProxyS3Settings/maxPendingResultStores`` stores are already running.
     func keep(_ rendered: Rendered, named name: String) {
+        guard !isPaused else {
+            logger.debug("result not kept in the bucket: it failed in the last \(Self.pause)", metadata: ["bucket": "\(bucket)"])
+            return
+        }
         let admitted = pending.withLock { count -> Bool in
             guard count < maxPending else { return false }
             count += 1
@@ -82,12 +95,25 @@ final class ResultBucket: Sendable {
         let headers = ["Content-Type": rendered.format.mediaType, "Cache-Control": cacheControl, Self.etagHeader: rendered.etag]
         Task {
             defer { self.pending.withLock { $0 -= 1 } }
-            do {
+            do throws(ImageKernelError) {
                 try await self.client.putObject(bucket: self.bucket, key: self.objectKey(name), data: rendered.data, headers: headers)
             } catch {
+                self.failed(error)
                 self.logger.warning("result not kept in the bucket", metadata: ["bucket": "\(self.bucket)", "error": "\(error)"])
             }
         }
+    }
+
+    /// Whether the bucket is being left alone after a transport failure.
+    private var isPaused: Bool {
+        pausedUntil.withLock { until in until.map { ContinuousClock.now < $0 } ?? false }
+    }
+
+    /// Leaves the bucket alone for ``pause`` after a failure to reach it (an answer, even an
+    /// error status, is no reason to).
+    private func failed(_ error: ImageKernelError) {
+        guard [.timeout, .cannotConnect, .connectionLost, .dnsFailure, .tls].contains(error.code) else { return }
+        pausedUntil.withLock { $0 = ContinuousClock.now + Self.pause }
     }
 
     /// Stores still running.
