@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "ImageProxyCore", dependencies: [
             "CImageProxy",
             .product(name: "ImageKernel", package: "ImageKernel"), .product(name: "LoaderHTTP", package: "ImageKernel"),
-            .product(name: "LoaderFile", package: "ImageKernel"),
+            .product(name: "LoaderFile", package: "ImageKernel"), .product(name: "LoaderS3", package: "ImageKernel"),
             .product(name: "CacheDisk", package: "ImageKernel"), .product(name: "CacheRedis", package: "ImageKernel"),
             .product(name: "CoderPNG", package: "ImageKernel"), .product(name: "CoderJPEG", package: "ImageKernel"),
             .product(name: "CoderHEIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),

@@ -21,7 +21,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host: String = "127.0.0.1"
 
-    @Option(name: .customLong("allow-origin"), parsing: .upToNextOption, help: "URL prefixes sources may start with (one or more; repeatable).")
+    @Option(name: .customLong("allow-origin"), parsing: .upToNextOption, help: "URL prefixes sources may start with (one or more; repeatable); s3://bucket/ allows one bucket.")
     var allowOrigins: [String] = []
 
     @Option(help: "Keep originals and results on disk in this directory.")
@@ -34,6 +34,8 @@ struct ImageProxyCommand: AsyncParsableCommand {
     var salt: [String] = []
 
     @OptionGroup var compat: CompatOptions
+
+    @OptionGroup var s3: S3Options
 
     @Option(help: "Megabytes of encoded results kept in memory.")
     var memoryMb: Int = 256
@@ -143,6 +145,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         configuration.cacheDirectory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.memoryBytes = memoryMb << 20
         configuration.sharedCache = sharedCache
+        configuration.s3 = s3.settings
         configuration.maxSourceBytes = Int64(maxSourceMb) << 20
         configuration.maxSourcePixels = maxSourceMegapixels * 1_000_000
         if let maxConcurrentTransforms { configuration.maxConcurrentTransforms = maxConcurrentTransforms }

@@ -35,6 +35,13 @@ extension ImgproxyVariable {
         megapixels,
         sourceBytes,
         .int("MAX_ANIMATION_FRAMES", "max-animation-frames", 1...100_000),
+        // Amazon S3 sources: off unless IMGPROXY_USE_S3 is true, as in imgproxy.
+        useS3,
+        s3AllowedBuckets,
+        .unsupported("S3_DENIED_BUCKETS", "buckets are allowed by name only (IMGPROXY_S3_ALLOWED_BUCKETS): leave the denied ones out"),
+        .string("S3_ENDPOINT", "s3-endpoint"),
+        .string("S3_REGION", "s3-region"),
+        .inverted("S3_ENDPOINT_USE_PATH_STYLE", "s3-virtual-host"),
         // The URL.
         .string("ARGUMENTS_SEPARATOR", "arguments-separator"),
         .list("PRESETS", "preset"),
@@ -100,13 +107,18 @@ extension ImgproxyVariable {
     }
 
     /// `IMGPROXY_ALLOWED_SOURCES`: URL prefixes; imgproxy's `*` wildcards are refused (list each
-    /// origin), `local://` entries are left to `IMGPROXY_LOCAL_FILESYSTEM_ROOT`.
+    /// origin), `local://` entries are left to `IMGPROXY_LOCAL_FILESYSTEM_ROOT`, `s3://` entries
+    /// to `IMGPROXY_USE_S3` (ignored unless it is true).
     static let allowedSources = Self(name: "ALLOWED_SOURCES", flags: ["allow-origin"], summary: "`--allow-origin`, once per prefix (no `*` wildcards)") { reader, key in
         let sources = try items(reader, key)
         if let wildcard = sources.first(where: { $0.contains("*") }) {
             throw ImgproxyValueError("\(wildcard): wildcards are not supported, list each origin")
         }
-        return .flags(sources.filter { !$0.lowercased().hasPrefix("local://") }.map { FlagValue("allow-origin", $0) })
+        let s3On = usesS3(reader)
+        return .flags(sources.filter { source in
+            let lowered = source.lowercased()
+            return !lowered.hasPrefix("local://") && (s3On || !lowered.hasPrefix("s3://"))
+        }.map { FlagValue("allow-origin", $0) })
     }
 
     /// `IMGPROXY_MAX_SRC_RESOLUTION`: megapixels, possibly fractional; rounded down (never a
@@ -134,5 +146,40 @@ extension ImgproxyVariable {
             }
             return FlagValue("quality", "\(parts[0].lowercased())=\(q)")
         })
+    }
+
+    // imgproxy's S3 settings: `s3://` sources are off unless `IMGPROXY_USE_S3` is true; then the
+    // buckets of `IMGPROXY_S3_ALLOWED_BUCKETS` (exact names) and the `s3://` entries of
+    // `IMGPROXY_ALLOWED_SOURCES` are allowed. Every bucket, imgproxy's default without a list, is
+    // not offered: the service serves what an allow-list names.
+
+    static let useS3Key = ConfigKey(["imgproxy", "use-s3"])
+    static let s3AllowedBucketsKey = ConfigKey(["imgproxy", "s3-allowed-buckets"])
+
+    /// Whether `IMGPROXY_USE_S3` is true.
+    static func usesS3(_ reader: ConfigReader) -> Bool { reader.bool(forKey: useS3Key) ?? false }
+
+    /// `IMGPROXY_USE_S3`: sets nothing itself; true without a bucket named anywhere is a note.
+    static let useS3 = Self(
+        name: "USE_S3", flags: [],
+        summary: "`s3://` sources on (off, `s3://` entries of `IMGPROXY_ALLOWED_SOURCES` and `IMGPROXY_S3_ALLOWED_BUCKETS` are ignored)"
+    ) { reader, key in
+        guard try reader.requiredBool(forKey: key) else { return .flags([]) }
+        let buckets = reader.string(forKey: s3AllowedBucketsKey) ?? ""
+        let sources = reader.string(forKey: ConfigKey(["imgproxy", "allowed-sources"])) ?? ""
+        if buckets.contains(where: { !$0.isWhitespace && $0 != "," }) || sources.lowercased().contains("s3://") { return .flags([]) }
+        return .note("no bucket is allowed: name them in IMGPROXY_S3_ALLOWED_BUCKETS (every bucket, imgproxy's default, is not offered)")
+    }
+
+    /// `IMGPROXY_S3_ALLOWED_BUCKETS`: bucket names, each allowed exactly (`src` never allows `srcx`).
+    static let s3AllowedBuckets = Self(
+        name: "S3_ALLOWED_BUCKETS", flags: ["allow-origin"], summary: "`--allow-origin s3://BUCKET/`, once per bucket, with `IMGPROXY_USE_S3=true`"
+    ) { reader, key in
+        guard usesS3(reader) else { return .note("ignored: IMGPROXY_USE_S3 is not true") }
+        let buckets = try items(reader, key)
+        if let bad = buckets.first(where: { name in !name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) } }) {
+            throw ImgproxyValueError("\(bad) is not a bucket name (no wildcards)")
+        }
+        return .flags(buckets.map { FlagValue("allow-origin", "s3://\($0)/") })
     }
 }

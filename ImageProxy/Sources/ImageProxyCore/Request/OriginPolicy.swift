@@ -9,6 +9,11 @@ import Foundation
 /// `http://cdn.example.com`. Sources with user info, dot segments or encoded dots are refused.
 /// A host name is resolved and refused when any of its addresses is internal (the same check
 /// runs on every redirect target, which the service follows itself).
+///
+/// `s3://bucket/` allows one bucket (`s3://bucket/photos/` a key prefix in it): the bucket is the
+/// prefix's host, compared exactly (S3 bucket names are case-sensitive), so `s3://src/` and
+/// `s3://src` allow `src` and never `srcx`. Object stores are reached through the configured
+/// endpoint, so no address check applies to them.
 public struct OriginPolicy: Sendable {
     struct Prefix: Sendable, Equatable {
         var scheme: String
@@ -30,7 +35,7 @@ public struct OriginPolicy: Sendable {
         var parsed: [Prefix] = []
         for text in allowedPrefixes {
             guard let url = URL(string: text), let prefix = Self.parts(of: url) else {
-                throw ProxyError(status: 500, code: "invalid_configuration", message: "\(text) is not an absolute http(s) URL prefix")
+                throw ProxyError(status: 500, code: "invalid_configuration", message: "\(text) is not an absolute http(s) URL prefix or s3://bucket/")
             }
             parsed.append(prefix)
         }
@@ -42,6 +47,9 @@ public struct OriginPolicy: Sendable {
             resolve = { host in system.addresses(of: host) }
         }
     }
+
+    /// Whether an allowed prefix names a bucket (`s3://…`): the service loads `s3://` sources then.
+    public var allowsS3: Bool { prefixes.contains { $0.scheme == Self.s3 } }
 
     /// Checks `url` against the allow-list and the address ranges.
     /// - Returns: the addresses checked for a host name (host → addresses), to pin the load to
@@ -55,10 +63,10 @@ public struct OriginPolicy: Sendable {
         guard url.user == nil, url.password == nil else { throw .originNotAllowed("\(shown): sources with user info are refused") }
         guard !Self.hasDotSegmentOrEncodedDotOrSlash(url.path(percentEncoded: true))
         else { throw .originNotAllowed("\(shown): dot segments and encoded dots or slashes are refused in source paths") }
-        guard let parts = Self.parts(of: url) else { throw .originNotAllowed("\(shown) is not an absolute http(s) URL") }
+        guard let parts = Self.parts(of: url) else { throw .originNotAllowed("\(shown) is not an absolute http(s) or s3 URL") }
         guard let prefix = prefixes.first(where: { $0.scheme == parts.scheme && $0.host == parts.host && $0.port == parts.port && parts.path.hasPrefix($0.path) })
         else { throw .originNotAllowed("\(shown) is not under an allowed origin") }
-        if prefix.namesInternalHost { return [:] }
+        if prefix.namesInternalHost || prefix.scheme == Self.s3 { return [:] }
         if let address = IPAddress(parts.host) {
             guard !address.isInternal else { throw .originNotAllowed("\(shown): \(parts.host) is an internal address") }
             return [:]
@@ -97,7 +105,10 @@ public struct OriginPolicy: Sendable {
         }
     }
 
+    static let s3 = "s3"
+
     static func parts(of url: URL) -> Prefix? {
+        if url.scheme?.lowercased() == s3 { return bucketParts(of: url) }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", var host = url.host?.lowercased(), !host.isEmpty
         else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -107,5 +118,15 @@ public struct OriginPolicy: Sendable {
         if path.isEmpty { path = "/" }
         let namesInternal = host == "localhost" || host.hasSuffix(".localhost") || (IPAddress(host)?.isInternal ?? false)
         return Prefix(scheme: scheme, host: host, port: port, path: path, namesInternalHost: namesInternal)
+    }
+
+    /// An `s3://bucket/key-prefix` as parts: the bucket exactly as written (no port, no user info).
+    private static func bucketParts(of url: URL) -> Prefix? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let bucket = components.host, !bucket.isEmpty,
+              components.port == nil
+        else { return nil }
+        var path = components.percentEncodedPath
+        if path.isEmpty { path = "/" }
+        return Prefix(scheme: s3, host: bucket, port: 0, path: path, namesInternalHost: false)
     }
 }

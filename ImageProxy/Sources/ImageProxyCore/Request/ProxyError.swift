@@ -41,7 +41,8 @@ public struct ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
     static func busy(_ message: String) -> ProxyError { ProxyError(status: 503, code: "busy", message: message) }
     static func timeout(_ message: String) -> ProxyError { ProxyError(status: 504, code: "timeout", message: message) }
 
-    /// The status a kernel failure maps to: 404 or 502 for the source, 413 for sizes and pixel
+    /// The status a kernel failure maps to: 404 or 502 for the source (403 for one the service may
+    /// not read, as an object store's `AccessDenied`), 413 for sizes and pixel
     /// limits, 415 for formats no coder reads or writes, 422 for bytes that do not decode, 504 for a
     /// source that timed out, 400 for arguments a transform refuses.
     public init(_ error: ImageKernelError) {
@@ -66,7 +67,7 @@ public struct ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
             self.init(status: 504, code: code, message: message)
         case .invalidArgument where error.stage == .transform:
             self.init(status: 400, code: code, message: message)
-        case .invalidURL, .blacklisted, .noLoader:
+        case .invalidURL, .blacklisted, .noLoader, .permissionDenied:
             self.init(status: 403, code: code, message: message)
         case .dnsFailure, .cannotConnect, .connectionLost, .tls, .redirect, .downloadRefused:
             self.init(status: 502, code: code, message: message)

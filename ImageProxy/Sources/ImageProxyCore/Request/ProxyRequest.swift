@@ -10,7 +10,8 @@ import ImageKernel
 /// presets (`preset:NAME`, expanded first, see ``ProxyPresets``) and the output options of
 /// ``ProxyRequest/Output`` (`q:Q`, `f:FORMAT` — `jpeg`, `png`, `webp`, `avif`, `heic`, `gif`,
 /// `jxl`, `tiff`, `bmp`, `ico` —, `progressive`, `max_bytes:N`, `filename:NAME`, `attachment`).
-/// The source is an http(s) URL or `local:///path` (under the service's `--local-root`).
+/// The source is an http(s) URL, `s3://bucket/key` (under an allowed bucket), or `local:///path`
+/// (under the service's `--local-root`).
 /// Parsing checks the shape only; the signature, the origin and the spec's steps are checked by
 /// the service.
 public struct ProxyRequest: Sendable, Equatable {
@@ -113,7 +114,7 @@ public struct ProxyRequest: Sendable, Equatable {
 
     private static func sourceURL(_ text: String) throws(ProxyError) -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
-            throw .invalidPath("the source must be an absolute http or https URL, or local:///path")
+            throw .invalidPath("the source must be an absolute http or https URL, s3://bucket/key, or local:///path")
         }
         if scheme == LocalSourcePolicy.scheme {
             guard url.host?.isEmpty ?? true, url.path.hasPrefix("/"), url.user == nil, url.query == nil else {
@@ -121,8 +122,8 @@ public struct ProxyRequest: Sendable, Equatable {
             }
             return url
         }
-        guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-        else { throw .invalidPath("the source must be an absolute http or https URL, or local:///path") }
+        guard scheme == "http" || scheme == "https" || scheme == "s3", let host = url.host, !host.isEmpty
+        else { throw .invalidPath("the source must be an absolute http or https URL, s3://bucket/key, or local:///path") }
         return url
     }
 

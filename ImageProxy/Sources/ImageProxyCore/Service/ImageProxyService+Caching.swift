@@ -58,21 +58,25 @@ extension ImageProxyService {
     /// extension to keep, so a lookup that misses costs one `open`, not one per candidate name.
     static func diskKey(forResult key: String) -> String { Digest.hex(of: key) }
 
-    /// The encoded result kept on disk under `key`, if any.
+    /// The encoded result kept on disk under `key`, else in the result bucket, if any.
     func storedResult(key: String) async -> Rendered? {
-        guard let resultDisk, let hit = try? await resultDisk.query(key: Self.diskKey(forResult: key), type: .disk), let data = hit.entry.data,
-              let etag = hit.entry.validators?.etag
-        else { return nil }
-        return Rendered(data: data, format: ImageFormat.sniff(data), etag: etag)
+        if let resultDisk, let hit = try? await resultDisk.query(key: Self.diskKey(forResult: key), type: .disk), let data = hit.entry.data,
+           let etag = hit.entry.validators?.etag {
+            return Rendered(data: data, format: ImageFormat.sniff(data), etag: etag)
+        }
+        return await resultBucket?.result(named: Self.diskKey(forResult: key))
     }
 
-    /// Keeps `rendered` on disk (a failing disk is logged, never an error for the request).
+    /// Keeps `rendered` on disk and in the result bucket (a failing disk or bucket is logged, never
+    /// an error for the request).
     func store(_ rendered: Rendered, key: String) async {
         storeNow(rendered, key: key)
     }
 
-    /// ``store(_:key:)`` on the calling thread (the disk cache's writes are synchronous).
+    /// ``store(_:key:)`` on the calling thread (the disk cache's writes are synchronous; the
+    /// bucket's run on a task of their own, see ``ResultBucket/keep(_:named:)``).
     func storeNow(_ rendered: Rendered, key: String) {
+        resultBucket?.keep(rendered, named: Self.diskKey(forResult: key))
         guard let resultDisk else { return }
         do {
             try resultDisk.storeData(rendered.data, validators: CacheValidators(etag: rendered.etag), forKey: Self.diskKey(forResult: key))
@@ -81,10 +85,10 @@ extension ImageProxyService {
         }
     }
 
-    /// Lets results still being written reach the disk, and the disk caches finish their
+    /// Lets results still being written reach the disk and the bucket, and the disk caches finish their
     /// maintenance (for a clean exit; at most 5 s for the results).
     public func waitUntilIdle() async {
-        for _ in 0..<500 where pendingStores.withLock({ $0 }) > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where pendingStores.withLock({ $0 }) + (resultBucket?.pendingStores ?? 0) > 0 { try? await Task.sleep(for: .milliseconds(10)) }
         resultDisk?.waitUntilIdle()
         originalDisk?.waitUntilIdle()
     }

@@ -9,15 +9,17 @@ import Foundation
 import ImageKernel
 import LoaderFile
 import LoaderHTTP
+import LoaderS3
 import Logging
 import Transformers
 
 /// The image service without its HTTP server: parses, authorises and renders requests.
 ///
 /// One shared ``ImageManager`` loads sources (LoaderHTTP, redirects followed here and checked
-/// against the ``OriginPolicy``; originals cached in memory → disk → the shared Redis tier when
+/// against the ``OriginPolicy``; LoaderS3 for `s3://` sources when a bucket is allowed; originals cached in memory → disk → the shared Redis tier when
 /// configured). Renders (decode with every registered coder, orient, the transform spec, encode)
-/// are coalesced per result, bounded by a ``TransformGate``, and kept encoded in memory and on disk.
+/// are coalesced per result, bounded by a ``TransformGate``, and kept encoded in memory, on disk
+/// and in a result bucket (``ProxyS3Settings/resultStorage``) when configured.
 public final class ImageProxyService: Sendable {
     public let configuration: ProxyConfiguration
     /// The manager every source goes through.
@@ -27,6 +29,8 @@ public final class ImageProxyService: Sendable {
     let results: ResultMemoryCache
     let resultDisk: DiskCache?
     let originalDisk: DiskCache?
+    /// Results kept in a bucket (``ProxyS3Settings/resultStorage``), shared with other instances.
+    let resultBucket: ResultBucket?
     let gate: TransformGate
     let encodable: Set<ImageFormat>
     let logger: Logger
@@ -75,6 +79,11 @@ public final class ImageProxyService: Sendable {
         } catch {
             throw ProxyError(status: 500, code: "invalid_configuration", message: "LoaderHTTP: \(error)")
         }
+        var loaders: [any ImageLoader] = [loader]
+        if policy.allowsS3 { loaders.append(try Self.bucketLoader(configuration)) }
+        resultBucket = try configuration.s3.resultStorage.map { url throws(ProxyError) in
+            try ResultBucket(url: url, settings: configuration.s3, maxBytes: configuration.maxOutputBytes, maxAge: configuration.maxAge, logger: logger)
+        }
         let coders = CoderRegistry(Self.coders())
         encodable = Set(OutputChoice.outputFormats.filter { coders.coder(forEncoding: $0) != nil })
 
@@ -108,9 +117,23 @@ public final class ImageProxyService: Sendable {
                 cache = MemoryCache(costLimit: 64 << 20)
             }
         }
-        manager = ImageManager(configuration: .init(cache: cache, loaders: LoaderRegistry([loader]), coders: coders))
+        manager = ImageManager(configuration: .init(cache: cache, loaders: LoaderRegistry(loaders), coders: coders))
         results = ResultMemoryCache(limit: configuration.memoryBytes)
         gate = TransformGate(width: configuration.maxConcurrentTransforms, queueLimit: configuration.maxQueuedTransforms)
+    }
+
+    /// LoaderS3 for `s3://` sources, with the source limits and ``ProxyConfiguration/s3``'s store.
+    private static func bucketLoader(_ configuration: ProxyConfiguration) throws(ProxyError) -> S3Loader {
+        var s3 = configuration.s3.loaderConfiguration
+        s3.http.maxConcurrentDownloads = configuration.maxConcurrentDownloads
+        s3.http.maxBodySize = configuration.maxSourceBytes
+        s3.http.timeout = configuration.sourceTimeout
+        s3.http.adaptsPerHostRate = false
+        do {
+            return try S3Loader(configuration: s3)
+        } catch {
+            throw ProxyError(status: 500, code: "invalid_configuration", message: "LoaderS3: \(error)")
+        }
     }
 
     /// Whether the service runs without a key (signature `unsafe`).

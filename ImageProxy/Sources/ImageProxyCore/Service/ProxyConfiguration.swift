@@ -65,6 +65,9 @@ public struct ProxyConfiguration: Sendable {
     /// `IMGPROXY_KEEP_COPYRIGHT`.
     public var keepsCopyright: Bool = false
 
+    /// The object store of `s3://` sources and of the result bucket (``ProxyS3Settings``).
+    public var s3 = ProxyS3Settings()
+
     /// imgproxy's URLs and answers instead of the native grammar (`--compat imgproxy`), read with
     /// these settings; nil (the default) serves the native grammar.
     public var compat: ImgproxySettings?

@@ -54,7 +54,7 @@ public struct ImgproxyPath: Sendable {
         if !options.raw, let fileExtension, !fileExtension.isEmpty { try options.apply("format", [fileExtension], settings: settings) }
         let full = settings.baseURL.isEmpty || text.hasPrefix(settings.baseURL) ? text : settings.baseURL + text
         guard let source = URL(string: full), let scheme = source.scheme?.lowercased(),
-              ["http", "https", LocalSourcePolicy.scheme].contains(scheme)
+              ["http", "https", "s3", LocalSourcePolicy.scheme].contains(scheme)
         else { throw .imgproxySource("Source URL is not allowed: \(full)") }
         return ImgproxyPath(options: options, source: source)
     }
