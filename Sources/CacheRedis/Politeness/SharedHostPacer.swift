@@ -1,0 +1,102 @@
+import Foundation
+import ImageKernel
+
+/// One request rate per host, held in Redis for a whole fleet: N workers on any number of
+/// machines together send a host no more than one polite client would, and a long `Retry-After`
+/// that one of them is given pauses that host for all.
+///
+/// It follows the loader's own per-host pacing (LoaderHTTP's `adaptsPerHostRate`), with the state
+/// in one Redis hash per host and every step in a Lua script on the server's clock:
+/// - A host starts unpaced. A 429 or 503 sets its rate a little (``backOff``) below the rate the
+///   whole fleet was served in the last second; refusals of requests started before that cut are
+///   ignored. Each success raises the rate (``fastIncrease`` while below 90 % of the rate at the
+///   last refusal, ``slowIncrease`` above); past ``unpacedAbove`` the host is unpaced again.
+/// - ``acquire(host:)`` reserves the next start (one per `1 / rate`, no bursts) and sleeps until
+///   it, so workers never poll.
+/// - A `Retry-After` of ``pauseThreshold`` or more pauses the host until then for every worker.
+///   Shorter ones (rate limiters such as nginx's `limit_req` send `Retry-After: 1` with every
+///   refusal) cut the rate as any refusal does and delay only the refused load's own retry.
+/// - Fail-open: when Redis does not answer, ``acquire(host:)`` returns at once and reports are
+///   dropped; the loads go on unpaced rather than stop.
+public final class SharedHostPacer: Sendable {
+    static let fastIncrease = 2.0
+    static let slowIncrease = 0.1
+    static let backOff = 0.85
+    static let minimumRate = 1.0
+    static let unpacedAbove = 10_000.0
+    /// The shortest `Retry-After` that pauses a host for the fleet (2 s).
+    public static let pauseThreshold = Duration.seconds(2)
+
+    /// A reserved start, to report the request's outcome with.
+    public struct Permit: Sendable {
+        public let host: String
+        /// When the request was allowed to start (server clock, µs); nil when Redis did not answer.
+        let start: Int64?
+    }
+
+    /// What a host answered.
+    public enum Outcome: Sendable {
+        /// A success (any answer that is not a refusal: 2xx, 3xx, 404, bytes that are no image).
+        case served
+        /// A 429 or 503, with its `Retry-After` if any.
+        case refused(retryAfter: Duration?)
+        /// No answer that says anything about the host's rate (a timeout, a lost connection).
+        case other
+    }
+
+    private let router: any CommandRouter
+    private let prefix: String
+
+    /// Pacing on the server or cluster of `configuration` (its timeout bounds every wait), under
+    /// keys `imagekernel:pace:{HOST}`.
+    public init(configuration: RedisCache.Configuration) {
+        router = RedisCache.makeRouter(configuration)
+        prefix = "imagekernel:pace:"
+    }
+
+    /// The key a URL is paced under: scheme, host and port, as the loader's per-host lines.
+    public static func hostKey(for url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? "http"
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(url.port ?? (scheme == "https" ? 443 : 80))"
+    }
+
+    /// Waits until the fleet's pace lets one more request to `host` start.
+    /// - Throws: ``ImageKernelError`` `cancelled` when the task is cancelled while waiting.
+    public func acquire(host: String) async throws(ImageKernelError) -> Permit {
+        let key = hashKey(host)
+        let reply = await router.run(eval(PolitenessScripts.acquire, key: key, []), key: key, isRead: false)
+        guard case .success(.array(let parts)) = reply, parts.count == 2, let wait = parts[0].integer, let start = parts[1].integer else {
+            return Permit(host: host, start: nil)
+        }
+        if wait > 0 {
+            do { try await Task.sleep(for: .microseconds(wait)) } catch {
+                throw ImageKernelError(stage: .load, plugin: RedisCache.pluginName, code: .cancelled, message: "cancelled while waiting for \(host)'s pace")
+            }
+        }
+        return Permit(host: host, start: Int64(start))
+    }
+
+    /// Reports how the host answered the request `permit` started. Returns the host's rate after
+    /// it (nil: unpaced or no answer from Redis).
+    @discardableResult
+    public func report(_ permit: Permit, _ outcome: Outcome) async -> Double? {
+        guard let start = permit.start else { return nil }
+        let (name, pause): (String, Duration?) = switch outcome {
+        case .served: ("ok", nil)
+        case .refused(let retryAfter): ("refused", retryAfter.flatMap { $0 >= Self.pauseThreshold ? $0 : nil })
+        case .other: ("other", nil)
+        }
+        let key = hashKey(permit.host)
+        let arguments = [name, String(start), String(pause?.milliseconds ?? 0), "\(Self.fastIncrease)", "\(Self.slowIncrease)",
+                         "\(Self.backOff)", "\(Self.minimumRate)", "\(Self.unpacedAbove)"]
+        guard case .success(.integer(let rate)) = await router.run(eval(PolitenessScripts.report, key: key, arguments), key: key, isRead: false),
+              rate > 0 else { return nil }
+        return Double(rate) / 1000
+    }
+
+    private func hashKey(_ host: String) -> Data { Data("\(prefix){\(host)}".utf8) }
+
+    private func eval(_ script: String, key: Data, _ arguments: [String]) -> RedisCommand {
+        RedisCommand("EVAL", arguments: [Data(script.utf8), Data("1".utf8), key] + arguments.map { Data($0.utf8) })
+    }
+}
