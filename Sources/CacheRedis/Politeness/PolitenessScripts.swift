@@ -30,11 +30,13 @@ enum PolitenessScripts {
         """
 
     /// KEYS: host hash. ARGV: outcome (`ok`, `refused`, `other`), start µs, pause ms, fast
-    /// increase, slow increase, back-off, minimum rate, unpaced above. Returns the rate ×1000 (0: unpaced).
+    /// increase, slow increase, back-off, minimum rate, unpaced above, settle share, probe
+    /// increase. Returns the rate ×1000 (0: unpaced).
     static let report = clock + """
 
         local outcome, started, pausems = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
         local fast, slow, backoff, minrate, unpaced = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+        local settle, probe = tonumber(ARGV[9]), tonumber(ARGV[10])
         local idx = math.floor(now / 100000)
         local newest = tonumber(redis.call('HGET', KEYS[1], 'newest'))
         if not newest or idx - newest >= 10 then
@@ -48,7 +50,9 @@ enum PolitenessScripts {
           redis.call('HINCRBY', KEYS[1], 'b' .. (idx % 10), 1)
           if rate then
             local refused = tonumber(redis.call('HGET', KEYS[1], 'refused_at')) or math.huge
-            if rate < refused * 0.9 then rate = rate + fast else rate = rate + slow end
+            if rate < refused * 0.9 then rate = rate + fast
+            elseif rate < refused * settle then rate = rate + slow
+            else rate = rate + probe end
             if rate > unpaced then
               redis.call('HDEL', KEYS[1], 'rate', 'cut', 'refused_at', 'next')
               rate = nil

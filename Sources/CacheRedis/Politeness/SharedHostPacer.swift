@@ -9,8 +9,11 @@ import ImageKernel
 /// in one Redis hash per host and every step in a Lua script on the server's clock:
 /// - A host starts unpaced. A 429 or 503 sets its rate a little (``backOff``) below the rate the
 ///   whole fleet was served in the last second; refusals of requests started before that cut are
-///   ignored. Each success raises the rate (``fastIncrease`` while below 90 % of the rate at the
-///   last refusal, ``slowIncrease`` above); past ``unpacedAbove`` the host is unpaced again.
+///   ignored. Each success raises the rate: by ``fastIncrease`` while below 90 % of the rate at
+///   the last refusal, ``slowIncrease`` up to ``settle`` (97 %) of it, ``probeIncrease`` above.
+///   A fleet sends many requests at once, so each overshoot costs several refusals: it settles
+///   just under the rate it was refused at and probes past it slowly (the host may allow more
+///   later). Past ``unpacedAbove`` the host is unpaced again.
 /// - ``acquire(host:)`` reserves the next start (one per `1 / rate`, no bursts) and sleeps until
 ///   it, so workers never poll.
 /// - A `Retry-After` of ``pauseThreshold`` or more pauses the host until then for every worker.
@@ -21,6 +24,9 @@ import ImageKernel
 public final class SharedHostPacer: Sendable {
     static let fastIncrease = 2.0
     static let slowIncrease = 0.1
+    /// Past this share of the rate at the last refusal the rate rises by ``probeIncrease`` only.
+    static let settle = 0.97
+    static let probeIncrease = 0.01
     static let backOff = 0.85
     static let minimumRate = 1.0
     static let unpacedAbove = 10_000.0
@@ -88,7 +94,7 @@ public final class SharedHostPacer: Sendable {
         }
         let key = hashKey(permit.host)
         let arguments = [name, String(start), String(pause?.milliseconds ?? 0), "\(Self.fastIncrease)", "\(Self.slowIncrease)",
-                         "\(Self.backOff)", "\(Self.minimumRate)", "\(Self.unpacedAbove)"]
+                         "\(Self.backOff)", "\(Self.minimumRate)", "\(Self.unpacedAbove)", "\(Self.settle)", "\(Self.probeIncrease)"]
         guard case .success(.integer(let rate)) = await router.run(eval(PolitenessScripts.report, key: key, arguments), key: key, isRead: false),
               rate > 0 else { return nil }
         return Double(rate) / 1000

@@ -118,4 +118,17 @@ struct QueueCLITests {
         #expect(after.count >= 20, "the three workers went on after it: \(after.count)")
         #expect(try rig.stats("pause")["done"] == 40)
     }
+
+    @Test func sigtermFinishesTheEntriesInHandThenStops() throws {
+        let rig = try QueueRig(files: 20)
+        try rig.push("term", rig.urls("?delay=600"))
+        let worker = try QueueWorkerProcess(["term", "--redis", rig.redis.url, "--cache-dir", rig.dir.path, "--concurrency", "2"])
+        while rig.server.requests.count < 2 { usleep(10_000) }
+        worker.kill(SIGTERM)
+        let output = worker.wait(within: .seconds(20))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.lines.dropFirst().first?.prefix(2) == ["2", "2"], "the two entries in hand were finished: \(output.stdout)")
+        let stats = try rig.stats("term")
+        #expect(stats["done"] == 2 && stats["in_flight"] == 0 && stats["waiting"] == 18, "\(stats)")
+    }
 }
