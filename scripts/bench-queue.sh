@@ -49,17 +49,17 @@ t0=$(now); "$bin" queue work one --redis "$redis" --cache-dir "$work/cache-q" --
 queue_s=$(echo "$t1 - $t0" | bc -l)
 printf 'prefetch\t%.2f s\nqueue worker\t%.2f s\nratio (prefetch time / worker time)\t%.2fx\n' "$prefetch_s" "$queue_s" "$(echo "$prefetch_s / $queue_s" | bc -l)"
 
-echo "== 2. three workers vs one, origin 50 ms, concurrency 4 per worker, $N1 URLs"
+echo "== 2. three workers vs one, origin 50 ms, concurrency 4 per worker (--per-host 12 for the fleet), $N1 URLs"
 start_origin 50
 file=$(list "$port" "$N1" one)
 "$bin" queue push solo --redis "$redis" --from "$file" >/dev/null
-t0=$(now); "$bin" queue work solo --redis "$redis" --cache-dir "$work/cache-s" --concurrency 4 --per-host 4 --until-empty >/dev/null; t1=$(now)
+t0=$(now); "$bin" queue work solo --redis "$redis" --cache-dir "$work/cache-s" --concurrency 4 --per-host 12 --until-empty >/dev/null; t1=$(now)
 one_s=$(echo "$t1 - $t0" | bc -l)
 file=$(list "$port" "$N1" three)
 "$bin" queue push trio --redis "$redis" --from "$file" >/dev/null
 t0=$(now)
 trio=()
-for i in 1 2 3; do "$bin" queue work trio --redis "$redis" --cache-dir "$work/cache-t$i" --concurrency 4 --per-host 4 --until-empty --consumer "t$i" >/dev/null & trio+=($!); done
+for i in 1 2 3; do "$bin" queue work trio --redis "$redis" --cache-dir "$work/cache-t$i" --concurrency 4 --per-host 12 --until-empty --consumer "t$i" >/dev/null & trio+=($!); done
 wait "${trio[@]}"
 t1=$(now)
 three_s=$(echo "$t1 - $t0" | bc -l)

@@ -11,9 +11,16 @@ enum PolitenessScripts {
         local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
         """
 
-    /// KEYS: host hash. Reserves the next start: returns `{wait µs, start µs}`.
+    /// KEYS: host hash, host leases. ARGV: concurrency limit (0: none), lease token, lease
+    /// time to live µs. Takes a lease (a request in flight) and reserves the next start: returns
+    /// `{wait µs, start µs}`, or `{-1, 0}` when the host has `limit` requests in flight.
     static let acquire = clock + """
 
+        redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('%.0f', now))
+        local limit = tonumber(ARGV[1])
+        if limit > 0 and redis.call('ZCARD', KEYS[2]) >= limit then return {-1, 0} end
+        redis.call('ZADD', KEYS[2], string.format('%.0f', now + tonumber(ARGV[3])), ARGV[2])
+        redis.call('PEXPIRE', KEYS[2], 600000)
         local h = redis.call('HMGET', KEYS[1], 'rate', 'next', 'pause', 'first')
         local start = now
         local pause = tonumber(h[3])
@@ -29,10 +36,17 @@ enum PolitenessScripts {
         return {math.floor(start - now), math.floor(start)}
         """
 
-    /// KEYS: host hash. ARGV: outcome (`ok`, `refused`, `other`), start µs, pause ms, fast
-    /// increase, slow increase, back-off, minimum rate, unpaced above, settle share, probe
-    /// increase. Returns the rate ×1000 (0: unpaced).
+    /// KEYS: host hash, host leases. ARGV: outcome (`ok`, `refused`, `other`), start µs, pause
+    /// ms, fast increase, slow increase, back-off, minimum rate, unpaced above, settle share, probe
+    /// increase, lease token. Returns the rate ×1000 (0: unpaced).
+    ///
+    /// A refusal measures the rate the host served: over the last second (counted as at least
+    /// 250 ms when the host is newer: a limiter's initial burst allowance would inflate a shorter
+    /// measure, and the fast increase soon corrects a low one), or since the last cut when that is
+    /// lower and 100 ms old.
     static let report = clock + """
+
+        redis.call('ZREM', KEYS[2], ARGV[11])
 
         local outcome, started, pausems = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
         local fast, slow, backoff, minrate, unpaced = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
@@ -48,6 +62,7 @@ enum PolitenessScripts {
         local rate = tonumber(redis.call('HGET', KEYS[1], 'rate'))
         if outcome == 'ok' then
           redis.call('HINCRBY', KEYS[1], 'b' .. (idx % 10), 1)
+          redis.call('HINCRBY', KEYS[1], 'since_cut', 1)
           if rate then
             local refused = tonumber(redis.call('HGET', KEYS[1], 'refused_at')) or math.huge
             if rate < refused * 0.9 then rate = rate + fast
@@ -64,10 +79,15 @@ enum PolitenessScripts {
           local cut = tonumber(redis.call('HGET', KEYS[1], 'cut'))
           if not cut or started >= cut then
             local first = tonumber(redis.call('HGET', KEYS[1], 'first')) or now
-            local window = math.min(1000000, math.max(100000, now - first))
+            local window = math.min(1000000, math.max(250000, now - first))
             local sum = 0
             for i = 0, 9 do sum = sum + (tonumber(redis.call('HGET', KEYS[1], 'b' .. i)) or 0) end
             local measured = sum * 1000000 / window
+            if cut and now - cut >= 100000 then
+              local since = (tonumber(redis.call('HGET', KEYS[1], 'since_cut')) or 0) * 1000000 / (now - cut)
+              if since < measured then measured = since end
+            end
+            redis.call('HSET', KEYS[1], 'since_cut', 0)
             if rate then redis.call('HSET', KEYS[1], 'refused_at', tostring(measured)) end
             local target = math.max(minrate, measured * backoff)
             if not rate or target < rate then rate = target end

@@ -11,8 +11,9 @@ struct QueueWorkCommand: AsyncParsableCommand {
             Stores what `prefetch` stores, under the same keys (the local disk cache, and the shared tier: \
             --shared-cache, else the queue's own Redis), so `fetch --shared-cache` anywhere is answered from \
             the tier. An entry already in the shared tier is acknowledged without a load. Hosts are paced \
-            for all workers together through the queue's Redis (429 and 503 lower a host's rate, a \
-            Retry-After of 2 s or more pauses it for every worker). Runs until stopped (SIGTERM or SIGINT \
+            for all workers together through the queue's Redis: at most --per-host transfers to a host \
+            across the fleet, 429 and 503 lower a host's rate for all, a Retry-After of 2 s or more \
+            pauses it for every worker. Runs until stopped (SIGTERM or SIGINT \
             finish the entries in hand, then stop), or with --until-empty until nothing waits or is in \
             flight. Prints `handled loaded already_stored failed dead duplicates seconds images_per_second`.
             """)
@@ -31,7 +32,7 @@ struct QueueWorkCommand: AsyncParsableCommand {
     @Option(help: "Entries this worker loads at once.")
     var concurrency: Int = 6
 
-    @Option(help: "Transfers to one host at once from this worker.")
+    @Option(help: "Transfers to one host at once from all the workers of the queue's Redis together (each worker passes its own; give them all the same).")
     var perHost: Int = 6
 
     @Option(help: "Retries of a transient failure (timeout, connection lost, HTTP 408/429/5xx) within one delivery; 0 turns them off.")
@@ -76,7 +77,7 @@ struct QueueWorkCommand: AsyncParsableCommand {
         let name = consumer ?? "\(ProcessInfo.processInfo.hostName)-\(getpid())"
         let worker = QueueWorker(
             consumer: workQueue.consumer(named: name), queue: workQueue, manager: manager, tier: RedisCache(configuration: tier),
-            pacer: SharedHostPacer(configuration: configuration.redis), concurrency: concurrency, retries: retries)
+            pacer: SharedHostPacer(configuration: configuration.redis, perHost: perHost), concurrency: concurrency, retries: retries)
         let stop = StopSignals()
         let initial = (try? await workQueue.stats()).map { $0.waiting + $0.inFlight } ?? -1
         let bar = ProgressBar(total: initial)
