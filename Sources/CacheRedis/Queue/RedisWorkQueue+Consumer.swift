@@ -6,7 +6,9 @@ extension RedisWorkQueue {
     public struct Entry: Sendable, Hashable {
         /// The stream entry's id.
         public var id: String
+        /// The partition (stream) it came from.
         public var partition: Int
+        /// The URL as it was pushed.
         public var url: String
         /// How many times it was delivered, this delivery included.
         public var deliveries: Int
@@ -23,6 +25,7 @@ extension RedisWorkQueue {
     /// One worker's view of the queue: its consumer name in the group, its place in the
     /// partitions and the cursors of its claims. Safe to use from many tasks of one worker.
     public final class Consumer: Sendable {
+        /// The consumer's name in the group.
         public let name: String
         let queue: RedisWorkQueue
         /// Blocking reads wait on connections of their own, so they never hold up the pipeline

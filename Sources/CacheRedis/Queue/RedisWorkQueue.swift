@@ -91,12 +91,15 @@ public final class RedisWorkQueue: Sendable {
         public var id: String
         /// The partition it belongs to.
         public var partition: Int
+        /// The URL as it was pushed.
         public var url: String
         /// The error of its last delivery.
         public var error: String
+        /// How many times it was delivered before it died.
         public var deliveries: Int
     }
 
+    /// What the queue was created with.
     public let configuration: Configuration
     let router: any CommandRouter
     let keys: QueueKeys
