@@ -7,6 +7,8 @@
 # them (most of all under --sanitize=thread) the conformance suites' deadlines would measure the
 # neighbours, not the plugin. The JPEG, PNG, HEIF and WebP peak-memory tests measure the process's
 # resident set, so each runs alone (PNGPeakMemoryTests runs only when a filter names it).
+# QueueCLITests (imagekernel queue) run worker processes against rate-limited origins and measure
+# the rate at the origin, so they run alone too.
 # CacheRedisTests start their own redis-server processes and kill and restart them, so they run
 # as their own group; the cluster failover runs (ClusterFailoverTests: six redis-server processes,
 # paced loads while a master is killed, failed over or resharded) measure miss windows and run alone.
@@ -21,7 +23,8 @@ webp_memory_test='webpThumbnailPeakMemoryIsFarBelowFullDecode'
 groups=(
   "--filter ImageKernelTests|LoaderFileTests|ImageKernelConformanceTests --skip StressTests"
   "--filter StressTests"
-  "--filter imagekernelTests"
+  "--filter imagekernelTests --skip QueueCLITests"
+  "--filter QueueCLITests"
   "--filter CoderPNGTests"
   "--filter CoderJPEGTests --skip $memory_test"
   "--filter $memory_test"

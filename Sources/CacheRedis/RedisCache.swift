@@ -50,15 +50,18 @@ public final class RedisCache: ImageCache, Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         naming = KeyNaming(prefix: configuration.keyPrefix)
-        if configuration.isCluster {
-            name = "\(Self.pluginName)(cluster \(configuration.clusterSeeds.map { "\($0.host):\($0.port)" }.joined(separator: ",")))"
-            router = ClusterRouter(configuration: configuration)
-        } else {
-            name = "\(Self.pluginName)(\(configuration.endpoint))"
-            router = ConnectionPool(
-                endpoint: configuration.endpoint, connections: configuration.connections, timeout: configuration.timeout,
-                retryInterval: configuration.retryInterval, logger: configuration.logger)
-        }
+        name = configuration.isCluster
+            ? "\(Self.pluginName)(cluster \(configuration.clusterSeeds.map { "\($0.host):\($0.port)" }.joined(separator: ",")))"
+            : "\(Self.pluginName)(\(configuration.endpoint))"
+        router = Self.makeRouter(configuration)
+    }
+
+    /// The cluster's router, or the server's pool.
+    static func makeRouter(_ configuration: Configuration) -> any CommandRouter {
+        guard !configuration.isCluster else { return ClusterRouter(configuration: configuration) }
+        return ConnectionPool(
+            endpoint: configuration.endpoint, connections: configuration.connections, timeout: configuration.timeout,
+            retryInterval: configuration.retryInterval, logger: configuration.logger)
     }
 
     /// A cache on the server named by `redis://[:password@]host[:port][/db]`, or on the cluster

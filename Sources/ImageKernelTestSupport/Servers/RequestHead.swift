@@ -12,6 +12,8 @@ public struct RecordedRequest: Sendable, Hashable {
     public let query: [String: String]
     /// Header names lower-cased.
     public let headers: [String: String]
+    /// When its head was read (for tests of pacing and pauses).
+    public var arrival = ContinuousClock.now
 }
 
 /// Parses a request head (request line and headers, without the blank line).

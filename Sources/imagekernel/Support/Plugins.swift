@@ -27,8 +27,10 @@ enum Plugins {
     /// region and credentials the AWS SDKs read from the environment (`AWS_ENDPOINT_URL_S3`,
     /// `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_PROFILE`, …; credentials are looked up on the first
     /// `s3://` load only).
-    static func loaders(maxConcurrentDownloads: Int = 6, perHost: Int? = nil) throws -> LoaderRegistry {
+    /// `adaptive` false leaves pacing to the caller (a queue worker paces through Redis instead).
+    static func loaders(maxConcurrentDownloads: Int = 6, perHost: Int? = nil, adaptive: Bool = true) throws -> LoaderRegistry {
         var http = HTTPLoader.Configuration()
+        http.adaptsPerHostRate = adaptive
         http.maxConcurrentDownloads = maxConcurrentDownloads
         http.maxConcurrentDownloadsPerHost = perHost
         var s3 = S3Loader.Configuration()
@@ -73,11 +75,11 @@ enum Plugins {
     /// it, and `conversion` (`--to-srgb`) converts every result. `info` leaves it out: it hashes
     /// the decoder's own pixels, as the reference tables do (no colour management).
     static func manager(
-        cache: any ImageCache = MemoryCache(), concurrency: Int = 6, perHost: Int? = nil,
+        cache: any ImageCache = MemoryCache(), concurrency: Int = 6, perHost: Int? = nil, adaptive: Bool = true,
         colorManaged: Bool = true, conversion: ColorConversion? = nil
     ) throws -> ImageManager {
         ImageManager(configuration: .init(
-            cache: cache, loaders: try loaders(maxConcurrentDownloads: concurrency, perHost: perHost), coders: coders(),
+            cache: cache, loaders: try loaders(maxConcurrentDownloads: concurrency, perHost: perHost, adaptive: adaptive), coders: coders(),
             colorConverter: colorManaged ? colorConverter : nil, colorConversion: conversion))
     }
 }
