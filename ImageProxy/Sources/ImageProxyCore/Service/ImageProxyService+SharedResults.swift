@@ -4,7 +4,7 @@ import ImageKernel
 
 /// The fleet's share of results: encoded results kept in the shared tier (Redis or Redis
 /// Cluster, ``ProxyConfiguration/sharedCache``), so any instance answers what another rendered,
-/// and one render per result across every instance on that tier (a ``FleetCoalescer``: a lease
+/// and one render per result across every instance on that tier (a `FleetCoalescer`: a lease
 /// per result in Redis, renewed while its holder renders; the others poll the shared tier for
 /// the result, and take the lease over when its holder died and it lapsed).
 ///

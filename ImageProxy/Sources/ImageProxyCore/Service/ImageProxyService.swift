@@ -19,7 +19,7 @@ import Transformers
 /// against the ``OriginPolicy``; originals cached in memory → disk → the shared Redis tier when
 /// configured). Renders (decode with every registered coder, orient, the transform spec, encode)
 /// are coalesced per result, bounded by a ``TransformGate``, and kept encoded in memory and on disk
-/// and, with a shared tier, in it: one render per result across the fleet (``SharedResults``).
+/// and, with a shared tier, in it: one render per result across the fleet (`SharedResults`).
 public final class ImageProxyService: Sendable {
     public let configuration: ProxyConfiguration
     /// The manager every source goes through.
@@ -57,7 +57,7 @@ public final class ImageProxyService: Sendable {
     /// The decoded watermark (``prepare()``) and its digest, for the `watermark` step.
     let watermark = Locked<(image: Image, digest: String)?>(nil)
     /// Results shared with the fleet through the shared tier, and one render per result across
-    /// it (``SharedResults``); nil without ``ProxyConfiguration/sharedCache``.
+    /// it (`SharedResults`); nil without ``ProxyConfiguration/sharedCache``.
     let shared: SharedResults?
     /// Real renders (decode, transform, encode) this instance ran: `imageproxy_renders_total`.
     let renders = Counter(label: "imageproxy_renders_total")
