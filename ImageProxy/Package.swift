@@ -66,6 +66,7 @@ let package = Package(
             .product(name: "CoderHEIF", package: "ImageKernel"), .product(name: "Transformers", package: "ImageKernel"),
             .product(name: "CoderTIFF", package: "ImageKernel"), .product(name: "CoderBMP", package: "ImageKernel"),
             .product(name: "CoderJXL", package: "ImageKernel"), .product(name: "CoderSVG", package: "ImageKernel"),
+            .product(name: "CacheRedis", package: "ImageKernel"), .product(name: "LoaderHTTP", package: "ImageKernel"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -40,7 +40,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Megabytes of encoded results kept in memory.")
     var memoryMb: Int = 256
 
-    @Option(help: "Share originals with a fleet through Redis: redis://[:password@]host:port/db, or a Redis Cluster: redis+cluster://host:port,host:port.")
+    @Option(help: "Share originals and results with a fleet, one render per result across it, through Redis: redis://[:password@]host:port/db, or a Redis Cluster: redis+cluster://host:port,host:port.")
     var sharedCache: String?
 
     @Option(help: "Largest source in megabytes.")

@@ -89,6 +89,7 @@ extension ImageProxyService {
     /// maintenance (for a clean exit; at most 5 s for the results).
     public func waitUntilIdle() async {
         for _ in 0..<500 where pendingStores.withLock({ $0 }) + (resultBucket?.pendingStores ?? 0) > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+        await shared?.fleet.waitUntilPublished()
         resultDisk?.waitUntilIdle()
         originalDisk?.waitUntilIdle()
     }

@@ -29,13 +29,19 @@ extension ImageProxyService {
         }
     }
 
-    /// Renders the result `key` (or reads it from the results on disk) and keeps it.
+    /// Renders the result `key` (or reads it from the results on disk, or from the shared tier
+    /// once another instance of the fleet rendered it) and keeps it.
     private func produce(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, output: ProxyRequest.Output) async -> Result<(Rendered, String), ProxyError> {
+        if let stored = await storedResult(key: key) {
+            results.set(stored, forKey: key)
+            return .success((stored, "disk"))
+        }
+        return await renderOnceInFleet(key: key) { await self.renderFresh(key: key, source: source, spec: spec, choice: choice, output: output) }
+    }
+
+    /// Loads the source, renders the result `key` and keeps it.
+    private func renderFresh(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, output: ProxyRequest.Output) async -> Result<(Rendered, String), ProxyError> {
         do throws(ProxyError) {
-            if let stored = await storedResult(key: key) {
-                results.set(stored, forKey: key)
-                return .success((stored, "disk"))
-            }
             let loaded = try await loadSource(source)
             let data = loaded.data
             // The original reaches the disk while the render runs (the other core, when there is
@@ -62,6 +68,7 @@ extension ImageProxyService {
                 // which costs less CPU.
                 let alone = gate.load.running <= 1 && self.producesAlone
                 let keep = alone ? self.keepBesideTheAnswer(key: key, validator: validator, kept: keptBesideTheAnswer) : nil
+                self.renders.increment()
                 let outcome = TransformThreads.$limit.withValue(alone ? nil : 1) {
                     Result { () throws(ProxyError) -> (Data, ImageFormat) in
                         try ResultRender.render(

@@ -11,6 +11,7 @@ import LoaderFile
 import LoaderHTTP
 import LoaderS3
 import Logging
+import Metrics
 import Transformers
 
 /// The image service without its HTTP server: parses, authorises and renders requests.
@@ -18,8 +19,9 @@ import Transformers
 /// One shared ``ImageManager`` loads sources (LoaderHTTP, redirects followed here and checked
 /// against the ``OriginPolicy``; LoaderS3 for `s3://` sources when a bucket is allowed; originals cached in memory → disk → the shared Redis tier when
 /// configured). Renders (decode with every registered coder, orient, the transform spec, encode)
-/// are coalesced per result, bounded by a ``TransformGate``, and kept encoded in memory, on disk
-/// and in a result bucket (``ProxyS3Settings/resultStorage``) when configured.
+/// are coalesced per result, bounded by a ``TransformGate``, and kept encoded in memory, on disk,
+/// in a result bucket (``ProxyS3Settings/resultStorage``) when configured and, with a shared tier,
+/// in it: one render per result across the fleet (`SharedResults`).
 public final class ImageProxyService: Sendable {
     public let configuration: ProxyConfiguration
     /// The manager every source goes through.
@@ -58,6 +60,11 @@ public final class ImageProxyService: Sendable {
     let outputDefaultsKey: String
     /// The decoded watermark (``prepare()``) and its digest, for the `watermark` step.
     let watermark = Locked<(image: Image, digest: String)?>(nil)
+    /// Results shared with the fleet through the shared tier, and one render per result across
+    /// it (`SharedResults`); nil without ``ProxyConfiguration/sharedCache``.
+    let shared: SharedResults?
+    /// Real renders (decode, transform, encode) this instance ran: `imageproxy_renders_total`.
+    let renders = Counter(label: "imageproxy_renders_total")
 
     /// A service for `configuration`.
     /// - Throws: ``ProxyError`` for an allowed origin or shared-cache URL that does not parse.
@@ -90,10 +97,14 @@ public final class ImageProxyService: Sendable {
         var lower: [any ImageCache] = []
         if let url = configuration.sharedCache {
             do {
-                lower.append(RedisCache(configuration: try RedisCache.Configuration(url: url)))
+                let tier = RedisCache(configuration: try RedisCache.Configuration(url: url))
+                lower.append(tier)
+                shared = SharedResults(tier: tier)
             } catch {
                 throw ProxyError(status: 500, code: "invalid_configuration", message: "--shared-cache: \(error.message)")
             }
+        } else {
+            shared = nil
         }
         let cache: any ImageCache
         if let directory = configuration.cacheDirectory {

@@ -12,7 +12,8 @@ public struct ProxyConfiguration: Sendable {
     /// Bytes of encoded results kept in memory.
     public var memoryBytes: Int = 256 << 20
     /// A `redis://[:password@]host:port/db` URL, or `redis+cluster://host:port,host:port` for a
-    /// Redis Cluster: originals are shared with the fleet through it.
+    /// Redis Cluster: originals and encoded results are shared with the fleet through it, and
+    /// each result is rendered once across the fleet (a lease per result; see ``ImageProxyService``).
     public var sharedCache: String?
     /// Largest source, in bytes (413 above).
     public var maxSourceBytes: Int64 = 32 << 20

@@ -76,6 +76,18 @@ final class ProxyProcess: @unchecked Sendable {
         return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 
+    /// The process id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// Kills the process with SIGKILL (no drain, nothing finished) and waits for it.
+    func killAbruptly() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     func stop() {
         lock.lock()
         defer { lock.unlock() }
