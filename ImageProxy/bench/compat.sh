@@ -3,9 +3,13 @@
 # native grammar (`resize:fill:300:200`): the same work, the same binary, the same run, A/B
 # interleaved round by round (the order flips each round), so a busy machine weighs on both.
 #   cold: every source once (COLD_N distinct URLs of a 400x300 JPEG on nginx), PARALLEL at once,
-#         a fresh service with empty caches: wall seconds.
-#   hot:  one cached URL, wrk at CONNS connections for HOT_SECS: requests per second.
-# Prints one TSV line per measurement, then the medians and the ratios compat/native.
+#         a fresh service with empty caches: wall seconds, and the service's own CPU time per
+#         image (utime + stime from /proc, which a busy machine hardly moves: the measure to trust
+#         on a shared host).
+#   hot:  one cached URL, wrk at CONNS connections for HOT_SECS: requests per second, and the
+#         service's CPU time per request.
+# Prints one TSV line per measurement (the CPU column added at the end), then the medians and the
+# ratios compat/native.
 #   ImageProxy/bench/compat.sh [--rounds N] [--cold-n N] [--parallel N] [--hot-secs S] [--conns N] [--proxy-bin PATH]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,6 +66,10 @@ start_proxy() {
   svc="http://127.0.0.1:$port"
   wait_http "$svc/health"
 }
+ticks=$(getconf CLK_TCK)
+cpu_seconds() { # PID → utime + stime in seconds
+  awk -v t="$ticks" '{ sub(/^.*\) /, ""); print ($12 + $13) / t }' "/proc/$1/stat"
+}
 stop_proxy() { kill "$svc_pid" 2>/dev/null || true; wait "$svc_pid" 2>/dev/null || true; }
 path() { # MODE SOURCE
   if [[ $1 == compat ]]; then echo "/unsafe/rs:fill:300:200/plain/$origin/$2"; else echo "/unsafe/resize:fill:300:200/plain/$origin/$2"; fi
@@ -78,42 +86,49 @@ cold() { # MODE → wall seconds
   local cfg="$work/cold-$1.cfg"
   : >"$cfg"
   for i in $(seq -f '%04g' 1 "$cold_n"); do printf 'url = "%s%s"\noutput = "/dev/null"\n' "$svc" "$(path "$1" "c$round$i.jpg")" >>"$cfg"; done
-  local start end codes
+  local start end codes cpu0 cpu1
+  cpu0=$(cpu_seconds "$svc_pid")
   start=$(date +%s.%N)
   codes=$(curl -s --no-progress-meter --parallel --parallel-max "$parallel" -K "$cfg" -w '%{http_code}\n')
   end=$(date +%s.%N)
+  cpu1=$(cpu_seconds "$svc_pid")
   stop_proxy
   [[ $(grep -c '^200$' <<<"$codes") == "$cold_n" ]] || { echo "compat.sh: $1 cold: not every answer was 200" >&2; exit 1; }
-  python3 -c "print(f'{$end - $start:.3f}')"
+  python3 -c "print(f'{$end - $start:.3f} {($cpu1 - $cpu0) * 1000 / $cold_n:.3f}')"
 }
 
 hot() { # MODE → requests per second
   start_proxy "$1"
   local url="$svc$(path "$1" hot.jpg)"
   curl -sf -o /dev/null "$url"
-  local rps
-  rps=$(wrk -t 2 -c "$conns" -d "${hot_secs}s" "$url" | awk '/Requests\/sec/ {print $2}')
+  local out cpu0 cpu1
+  cpu0=$(cpu_seconds "$svc_pid")
+  out=$(wrk -t 2 -c "$conns" -d "${hot_secs}s" "$url")
+  cpu1=$(cpu_seconds "$svc_pid")
   stop_proxy
-  echo "$rps"
+  local rps requests
+  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+  requests=$(awk '/requests in/ {print $1}' <<<"$out")
+  python3 -c "print(f'{$rps} {($cpu1 - $cpu0) * 1e6 / max(1, $requests):.2f}')"
 }
 
-echo -e "round\tmode\tpath\tvalue\tunit"
+echo -e "round\tmode\tpath\tvalue\tunit\tcpu_per_request"
 declare -A values
 for round in $(seq 1 "$rounds"); do
   order="native compat"; ((round % 2 == 0)) && order="compat native"
   for mode in $order; do
-    c=$(cold "$mode"); values[$mode-cold]+="$c "
-    echo -e "$round\t$mode\tcold\t$c\ts ($cold_n sources, $parallel parallel)"
-    h=$(hot "$mode"); values[$mode-hot]+="$h "
-    echo -e "$round\t$mode\thot\t$h\treq/s ($conns connections, ${hot_secs}s)"
+    read -r c ccpu < <(cold "$mode"); values[$mode-cold]+="$c "; values[$mode-coldcpu]+="$ccpu "
+    echo -e "$round\t$mode\tcold\t$c\ts ($cold_n sources, $parallel parallel)\t$ccpu ms"
+    read -r h hcpu < <(hot "$mode"); values[$mode-hot]+="$h "; values[$mode-hotcpu]+="$hcpu "
+    echo -e "$round\t$mode\thot\t$h\treq/s ($conns connections, ${hot_secs}s)\t$hcpu µs"
   done
 done
 median() { python3 -c "import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))" $1; }
-for p in cold hot; do
+for p in cold hot coldcpu hotcpu; do
   n=$(median "${values[native-$p]}") c=$(median "${values[compat-$p]}")
   python3 -c "
 n, c = $n, $c
 ratio = c / n
-what = 'time' if '$p' == 'cold' else 'throughput'
+what = {'cold': 'time', 'hot': 'throughput', 'coldcpu': 'CPU per image', 'hotcpu': 'CPU per request'}['$p']
 print(f'# $p median: native {n:g}, compat {c:g}: compat/native {what} ratio {ratio:.3f}')"
 done

@@ -43,6 +43,9 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Share originals and results with a fleet, one render per result across it, through Redis: redis://[:password@]host:port/db, or a Redis Cluster: redis+cluster://host:port,host:port.")
     var sharedCache: String?
 
+    @Option(help: "How long one wait on the shared cache (connect, write, read) may take, in milliseconds, before it counts as a miss (or a store not made): the service never waits longer for Redis.")
+    var sharedCacheTimeoutMs: Int = 50
+
     @Option(help: "Largest source in megabytes.")
     var maxSourceMb: Int = 32
 
@@ -109,7 +112,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         if signers.count != key.count { throw ValidationError("--key and --salt take hex; the key must not be empty") }
         if key.count > 1 && compat.compat == .native { throw ValidationError("several --key/--salt pairs need --compat imgproxy") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
-        if memoryMb < 0 || maxAnimationFrames < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 { throw ValidationError("limits must be positive") }
+        if memoryMb < 0 || maxAnimationFrames < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 || sharedCacheTimeoutMs < 1 { throw ValidationError("limits must be positive") }
         if shutdownTimeout <= 0 || shutdownGrace < 0 || shutdownGrace > shutdownTimeout {
             throw ValidationError("--shutdown-timeout must be positive and --shutdown-grace between 0 and it")
         }
@@ -145,6 +148,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         configuration.cacheDirectory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.memoryBytes = memoryMb << 20
         configuration.sharedCache = sharedCache
+        configuration.sharedCacheTimeout = .milliseconds(sharedCacheTimeoutMs)
         configuration.s3 = s3.settings
         configuration.maxSourceBytes = Int64(maxSourceMb) << 20
         configuration.maxSourcePixels = maxSourceMegapixels * 1_000_000

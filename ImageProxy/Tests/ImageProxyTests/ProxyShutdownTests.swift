@@ -13,7 +13,7 @@ struct ProxyShutdownTests {
         let proxy = try ProxyProcess([
             // Bounds far past the test's own steps, so a loaded machine (CI's sanitizer builds
             // beside it) never turns the held source into a 504 or the drain into a SIGKILL.
-            "--allow-origin", origin.baseURL.absoluteString + "/", "--shutdown-grace", "3", "--shutdown-timeout", "60",
+            "--allow-origin", origin.baseURL.absoluteString + "/", "--shutdown-grace", "10", "--shutdown-timeout", "60",
             "--source-timeout", "60",
         ])
         #expect(try await HTTP.get(proxy.url("/health")).status == 200)

@@ -97,7 +97,9 @@ public final class ImageProxyService: Sendable {
         var lower: [any ImageCache] = []
         if let url = configuration.sharedCache {
             do {
-                let tier = RedisCache(configuration: try RedisCache.Configuration(url: url))
+                var redis = try RedisCache.Configuration(url: url)
+                redis.timeout = configuration.sharedCacheTimeout
+                let tier = RedisCache(configuration: redis)
                 lower.append(tier)
                 shared = SharedResults(tier: tier)
             } catch {

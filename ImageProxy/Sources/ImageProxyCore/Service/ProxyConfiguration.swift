@@ -15,6 +15,9 @@ public struct ProxyConfiguration: Sendable {
     /// Redis Cluster: originals and encoded results are shared with the fleet through it, and
     /// each result is rendered once across the fleet (a lease per result; see ``ImageProxyService``).
     public var sharedCache: String?
+    /// How long one wait on the shared cache may take before it counts as a miss or a failed
+    /// store (``CacheRedis``'s `timeout`; default 50 ms, `--shared-cache-timeout-ms`).
+    public var sharedCacheTimeout: Duration = .milliseconds(50)
     /// Largest source, in bytes (413 above).
     public var maxSourceBytes: Int64 = 32 << 20
     /// Most pixels a source may have (413 above), checked from its header before it is decoded.

@@ -11,7 +11,7 @@ final class Fleet: Sendable {
     init(count: Int, sharedCache: String, origin: HTTPTestServer, extraArguments: [String] = []) throws {
         instances = try (0..<count).map { _ in
             try ProxyProcess(
-                ["--allow-origin", origin.baseURL.absoluteString + "/", "--shared-cache", sharedCache, "--log-level", "warning", "--source-timeout", "60"]
+                ["--allow-origin", origin.baseURL.absoluteString + "/", "--shared-cache", sharedCache, "--shared-cache-timeout-ms", "2000", "--log-level", "warning", "--source-timeout", "60"]
                     + extraArguments)
         }
         let servers = instances.map { "server 127.0.0.1:\($0.port) max_fails=1 fail_timeout=30s;" }.joined(separator: "\n")
