@@ -67,6 +67,34 @@ let managerHit = Measure.median(managerTimes) / Double(managerLoads)
 report("manager memory hit vs raw memory-cache lookup", ours: managerHit * 1e9, baseline: cacheHit * 1e9, unit: "ns",
        goal: String(format: "manager costs %.1fx a raw lookup", managerHit / cacheHit))
 
+// 2b. The same hits through a cache that does not expose its memory tier (a wrapper, as a
+// counting or logging cache is): every load claims the result and queries memory, which is what
+// every hit cost before `ImageCache.memoryTier` (issue 46 part 4: goal <= 2 µs for the direct hit).
+final class OpaqueCache: ImageCache {
+    let inner: MemoryCache
+    init(_ inner: MemoryCache) { self.inner = inner }
+    var name: String { "OpaqueCache" }
+    func query(key: String, type: ImageCacheType) async throws(ImageKernelError) -> CacheQueryResult? { try await inner.query(key: key, type: type) }
+    func store(_ entry: CacheEntry, forKey key: String, type: ImageCacheType) async throws(ImageKernelError) { try await inner.store(entry, forKey: key, type: type) }
+    func remove(key: String, type: ImageCacheType) async throws(ImageKernelError) { try await inner.remove(key: key, type: type) }
+    func contains(key: String, type: ImageCacheType) async -> ImageCacheType { await inner.contains(key: key, type: type) }
+    func clear(type: ImageCacheType) async throws(ImageKernelError) { try await inner.clear(type: type) }
+}
+let claimingManager = ImageManager(configuration: .init(
+    cache: OpaqueCache(cache), loaders: LoaderRegistry([InMemoryLoader(payload: Data("TINY!".utf8))]),
+    coders: CoderRegistry([TinyCoder()]), cacheKeyFilter: ClosureCacheKeyFilter { $0.absoluteString }))
+let claimingTimes = await Task.detached {
+    var hits = 0
+    let times = await Measure.samples(iterations: 5) {
+        for i in 0..<managerLoads { if (try? await claimingManager.image(for: urls[i % 1000]))?.image != nil { hits &+= 1 } }
+    }
+    precondition(hits > 0)
+    return times
+}.value
+let claimingHit = Measure.median(claimingTimes) / Double(managerLoads)
+report("manager memory hit: direct vs claim and query", ours: managerHit * 1e9, baseline: claimingHit * 1e9, unit: "ns",
+       goal: String(format: "direct hit %.2f µs (goal <= 2 µs); claim path %.2f µs", managerHit * 1e6, claimingHit * 1e6))
+
 // 3. 1000 concurrent loads through the manager (cache misses, in-memory loader, tiny decode).
 let missManager = ImageManager(configuration: .init(
     cache: MemoryCache(), loaders: LoaderRegistry([InMemoryLoader(payload: Data("TINY!".utf8))]),

@@ -18,13 +18,20 @@ extension ImageManager {
         /// Where results go: the context's type, else memory only with `cacheMemoryOnly`, else all tiers.
         var storeType: ImageCacheType { context.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all) }
         /// Where the final key is looked up: the context's type, else memory only with `queryMemoryOnly`.
-        var queryType: ImageCacheType { context.queryCacheType ?? (options.contains(.queryMemoryOnly) ? .memory : .all) }
+        var queryType: ImageCacheType { ImageManager.queryType(options: options, context: context) }
+    }
+
+    /// Where a load's final key is looked up: the context's type, else memory only with `queryMemoryOnly`.
+    static func queryType(options: ImageOptions, context: ImageContext) -> ImageCacheType {
+        context.queryCacheType ?? (options.contains(.queryMemoryOnly) ? .memory : .all)
     }
 
     /// Options that do not change what a load produces, so callers differing only in them share work.
     static let sharingNeutralOptions: ImageOptions = [.lowPriority, .highPriority, .retryFailed]
 
-    func perform(url: URL?, options: ImageOptions, context: ImageContext, caller: Caller) async throws(ImageKernelError) -> ImageResult {
+    /// - Parameter lookedInMemory: Whether the caller already asked ``finishedInMemory(url:options:context:)``.
+    func perform(url: URL?, options: ImageOptions, context: ImageContext, caller: Caller, lookedInMemory: Bool = false) async throws(ImageKernelError) -> ImageResult {
+        if !lookedInMemory, let hit = finishedInMemory(url: url, options: options, context: context) { return hit }
         configuration.metrics?.requests.increment()
         // Rule 1: a usable URL.
         guard let url, !url.absoluteString.isEmpty else {
@@ -37,12 +44,6 @@ extension ImageManager {
                 message: "\(url.absoluteString) failed before; pass retryFailed to try again")
         }
         let plan = makePlan(url: url, options: options, context: context)
-        // A finished result in the cache's own memory tier answers at once: no claim, no query
-        // (``ImageCache/memoryTier``; a cache that must see every lookup has none).
-        if let hit = finishedInMemory(plan: plan) {
-            if options.contains(.retryFailed) { removeFailedURL(url) }
-            return hit
-        }
 
         // Rule 9: join the work that produces this result, or claim it. Only the caller that
         // claims it asks the memory tier (one query for all callers, however many join while it
@@ -71,16 +72,26 @@ extension ImageManager {
         case hit(ImageResult)
     }
 
-    /// The final key's image in the cache's ``ImageCache/memoryTier``, looked up without a claim
-    /// (nil when the load does not look in memory, the task is cancelled, or it is not there:
-    /// then the claim decides who asks the cache, once for all callers).
-    private func finishedInMemory(plan: LoadPlan) -> ImageResult? {
-        let options = plan.options
-        guard let key = plan.key, plan.queryType.includesMemory, !options.contains(.fromLoaderOnly), !options.contains(.refreshCached),
-              !Task.isCancelled, let memory = plan.cache.memoryTier, let entry = memory.entry(forKey: key), let image = entry.image
+    /// A result already finished in the cache's own memory tier (``ImageCache/memoryTier``): one
+    /// synchronous lookup of the final key, before the caller is registered or any work claimed.
+    /// Nil sends the load the whole way: a URL rules 1 and 2 refuse, a load that does not look in
+    /// memory (or asks `retryFailed`), a cancelled task, a cache without a memory tier (a cache
+    /// that must see every query), or no image there; then the claim decides who asks the cache,
+    /// once for all callers.
+    func finishedInMemory(url: URL?, options: ImageOptions, context: ImageContext) -> ImageResult? {
+        guard let url, !options.contains(.fromLoaderOnly), !options.contains(.refreshCached), !options.contains(.retryFailed),
+              Self.queryType(options: options, context: context).includesMemory,
+              let memory = (context.cache ?? configuration.cache).memoryTier, !Task.isCancelled, !url.absoluteString.isEmpty,
+              !(hasFailures && isFailed(url))
         else { return nil }
+        var context = context
+        if context.thumbnailPixelSize?.isEmpty == true { context.thumbnailPixelSize = nil }  // an empty box is full size
+        guard let base = originalCacheKey(for: url, context: context) else { return nil }
+        let key = variantKey(base, context: context)
+        guard let entry = memory.entry(forKey: key), let image = entry.image else { return nil }
+        configuration.metrics?.requests.increment()
         configuration.metrics?.cacheHits.increment()
-        return ImageResult(image: image, data: entry.data, cacheType: .memory, url: plan.url, cacheKey: key, validators: entry.validators)
+        return ImageResult(image: image, data: entry.data, cacheType: .memory, url: url, cacheKey: key, validators: entry.validators)
     }
 
     /// The memory query of the final key, made in the claiming caller's task: a hit costs a lookup.

@@ -116,10 +116,11 @@ public final class ImageManager: Sendable {
         for url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext(),
         events: (@Sendable (ImageLoadEvent) -> Void)? = nil
     ) async throws(ImageKernelError) -> ImageResult {
+        if let hit = finishedInMemory(url: url, options: options, context: context) { return hit }
         let caller = Caller(priority: LoadPriority(options), events: events)
         let id = register(caller)
         defer { unregister(id) }
-        return try await perform(url: url, options: options, context: context, caller: caller)
+        return try await perform(url: url, options: options, context: context, caller: caller, lookedInMemory: true)
     }
 
     /// Loads the image for a URL string; an empty or unparsable string fails with `invalidURL`.
