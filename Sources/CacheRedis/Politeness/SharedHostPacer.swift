@@ -32,12 +32,12 @@ public final class SharedHostPacer: Sendable {
     static let fastIncrease = 0.5
     static let slowIncrease = 0.1
     /// The rise per success past the ceiling, once ``hold`` has passed.
-    static let probeIncrease = 0.02
+    static let probeIncrease = 0.03
     static let backOff = 0.85
     /// The ceiling's distance below the rate refused (8 %).
     static let ceilingMargin = 0.08
-    /// How long the fleet stays at the ceiling before it probes past it (8 s).
-    static let hold = Duration.seconds(8)
+    /// How long the fleet stays at the ceiling before it probes past it (5 s).
+    static let hold = Duration.seconds(5)
     /// Until a host first refuses, the fleet's requests in flight to it start at one and double
     /// each step (200 ms) up to `perHost`: a fleet that overflows a rate limiter unpaced has all
     /// of them refused at once.
