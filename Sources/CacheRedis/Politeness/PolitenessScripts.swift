@@ -3,25 +3,19 @@
 ///
 /// The hash: `rate` (requests a second; absent while the host is unpaced), `next` (when the next
 /// request may start), `pause` (no start before it: a long `Retry-After`), `first` (the first
-/// start), `cut` (the last rate cut), `refused_at` (the delivered rate at the last refusal),
-/// `newest` and `b0`…`b9` (successes in the last second, in 100 ms buckets).
+/// start), `cut` (the last rate cut), `ceiling` (the rate last refused, less a margin), `hold`
+/// (no probe past the ceiling before it), `newest` and `b0`…`b9` (successes in the last second,
+/// in 100 ms buckets).
 enum PolitenessScripts {
     private static let clock = """
         local t = redis.call('TIME')
         local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
         """
 
-    /// KEYS: host hash, host leases. ARGV: concurrency limit (0: none), lease token, lease
-    /// time to live µs. Takes a lease (a request in flight) and reserves the next start: returns
-    /// `{wait µs, start µs}`, or `{-1, 0}` when the host has `limit` requests in flight.
-    static let acquire = clock + """
+    /// Reserves the next start (`start`): not before a pause, one per `1 / rate` while paced.
+    /// Needs `now` and `h`, the hash's `rate`, `next` and `pause` first.
+    private static let reserve = """
 
-        redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('%.0f', now))
-        local limit = tonumber(ARGV[1])
-        if limit > 0 and redis.call('ZCARD', KEYS[2]) >= limit then return {-1, 0} end
-        redis.call('ZADD', KEYS[2], string.format('%.0f', now + tonumber(ARGV[3])), ARGV[2])
-        redis.call('PEXPIRE', KEYS[2], 600000)
-        local h = redis.call('HMGET', KEYS[1], 'rate', 'next', 'pause', 'first')
         local start = now
         local pause = tonumber(h[3])
         if pause and pause > start then start = pause end
@@ -31,26 +25,59 @@ enum PolitenessScripts {
           if nxt and nxt > start then start = nxt end
           redis.call('HSET', KEYS[1], 'next', string.format('%.0f', start + 1000000 / rate))
         end
+        """
+
+    /// KEYS: host hash, host leases. ARGV: concurrency limit (0: none), lease token, lease
+    /// time to live µs, warm-up step µs. Takes a lease (a request in flight) and reserves the next
+    /// start: returns `{wait µs, start µs}`, or `{-1, 0}` when the host has `limit` requests in
+    /// flight. Until the host's first refusal the limit starts at 1 and doubles each step.
+    static let acquire = clock + """
+
+        redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('%.0f', now))
+        local limit = tonumber(ARGV[1])
+        local h = redis.call('HMGET', KEYS[1], 'rate', 'next', 'pause', 'first', 'cut')
+        if not h[5] then
+          local grown = 2 ^ math.min(20, math.floor((now - (tonumber(h[4]) or now)) / tonumber(ARGV[4])))
+          if limit == 0 or grown < limit then limit = grown end
+        end
+        if limit > 0 and redis.call('ZCARD', KEYS[2]) >= limit then return {-1, 0} end
+        redis.call('ZADD', KEYS[2], string.format('%.0f', now + tonumber(ARGV[3])), ARGV[2])
+        redis.call('PEXPIRE', KEYS[2], 600000)
+        """ + reserve + """
+
         if not h[4] then redis.call('HSET', KEYS[1], 'first', string.format('%.0f', now)) end
         redis.call('PEXPIRE', KEYS[1], 600000)
         return {math.floor(start - now), math.floor(start)}
         """
 
+    /// KEYS: host hash. ARGV: when the start was reserved (µs). A start reserved before the last
+    /// rate cut was spaced at the old rate: it is given up and a new one reserved at the current
+    /// rate (`{wait µs, start µs}`); `{0, 0}` keeps it.
+    static let confirm = clock + """
+
+        local h = redis.call('HMGET', KEYS[1], 'rate', 'next', 'pause', 'cut')
+        local cut = tonumber(h[4])
+        if not cut or cut <= tonumber(ARGV[1]) then return {0, 0} end
+        """ + reserve + """
+
+        return {math.floor(start - now), math.floor(start)}
+        """
+
     /// KEYS: host hash, host leases. ARGV: outcome (`ok`, `refused`, `other`), start µs, pause
-    /// ms, fast increase, slow increase, back-off, minimum rate, unpaced above, settle share, probe
-    /// increase, lease token. Returns the rate ×1000 (0: unpaced).
+    /// ms, fast increase, slow increase, back-off, minimum rate, unpaced above, probe increase,
+    /// lease token, ceiling margin, hold µs. Returns the rate ×1000 (0: unpaced).
     ///
-    /// A refusal measures the rate the host served: over the last second (counted as at least
-    /// 250 ms when the host is newer: a limiter's initial burst allowance would inflate a shorter
-    /// measure, and the fast increase soon corrects a low one), or since the last cut when that is
-    /// lower and 100 ms old.
+    /// A refusal measures the rate the host served over the last second (the current 100 ms bucket
+    /// and the nine before it; counted as at least 250 ms when the host is newer: a limiter's
+    /// initial burst allowance inflates a shorter measure, and a ceiling set too high by it is
+    /// corrected at the next refusal).
     static let report = clock + """
 
-        redis.call('ZREM', KEYS[2], ARGV[11])
+        redis.call('ZREM', KEYS[2], ARGV[10])
 
         local outcome, started, pausems = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
         local fast, slow, backoff, minrate, unpaced = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
-        local settle, probe = tonumber(ARGV[9]), tonumber(ARGV[10])
+        local probe, margin, hold = tonumber(ARGV[9]), tonumber(ARGV[11]), tonumber(ARGV[12])
         local idx = math.floor(now / 100000)
         local newest = tonumber(redis.call('HGET', KEYS[1], 'newest'))
         if not newest or idx - newest >= 10 then
@@ -62,14 +89,14 @@ enum PolitenessScripts {
         local rate = tonumber(redis.call('HGET', KEYS[1], 'rate'))
         if outcome == 'ok' then
           redis.call('HINCRBY', KEYS[1], 'b' .. (idx % 10), 1)
-          redis.call('HINCRBY', KEYS[1], 'since_cut', 1)
           if rate then
-            local refused = tonumber(redis.call('HGET', KEYS[1], 'refused_at')) or math.huge
-            if rate < refused * 0.9 then rate = rate + fast
-            elseif rate < refused * settle then rate = rate + slow
-            else rate = rate + probe end
+            local c = redis.call('HMGET', KEYS[1], 'ceiling', 'hold')
+            local ceiling = tonumber(c[1]) or math.huge
+            if rate < ceiling * 0.9 then rate = rate + fast
+            elseif rate < ceiling then rate = math.min(ceiling, rate + slow)
+            elseif now >= (tonumber(c[2]) or 0) then rate = rate + probe end
             if rate > unpaced then
-              redis.call('HDEL', KEYS[1], 'rate', 'cut', 'refused_at', 'next')
+              redis.call('HDEL', KEYS[1], 'rate', 'cut', 'ceiling', 'hold', 'next')
               rate = nil
             else
               redis.call('HSET', KEYS[1], 'rate', tostring(rate))
@@ -79,17 +106,16 @@ enum PolitenessScripts {
           local cut = tonumber(redis.call('HGET', KEYS[1], 'cut'))
           if not cut or started >= cut then
             local first = tonumber(redis.call('HGET', KEYS[1], 'first')) or now
-            local window = math.min(1000000, math.max(250000, now - first))
+            local window = math.max(250000, math.min(900000 + now - idx * 100000, now - first))
             local sum = 0
             for i = 0, 9 do sum = sum + (tonumber(redis.call('HGET', KEYS[1], 'b' .. i)) or 0) end
             local measured = sum * 1000000 / window
-            if cut and now - cut >= 100000 then
-              local since = (tonumber(redis.call('HGET', KEYS[1], 'since_cut')) or 0) * 1000000 / (now - cut)
-              if since < measured then measured = since end
-            end
-            redis.call('HSET', KEYS[1], 'since_cut', 0)
-            if rate then redis.call('HSET', KEYS[1], 'refused_at', tostring(measured)) end
-            local target = math.max(minrate, measured * backoff)
+            -- The rate served when refused less a margin is the ceiling, held without probing
+            -- until `hold` has passed. (Not the rate sent: a refusal while the limiter drains
+            -- after a cut would lower the ceiling at each one.)
+            local base = math.max(minrate, measured * (1 - margin))
+            redis.call('HSET', KEYS[1], 'ceiling', tostring(base), 'hold', string.format('%.0f', now + hold))
+            local target = math.max(minrate, base * backoff)
             if not rate or target < rate then rate = target end
             redis.call('HSET', KEYS[1], 'rate', tostring(rate), 'cut', string.format('%.0f', now),
                        'next', string.format('%.0f', now + 1000000 / rate))

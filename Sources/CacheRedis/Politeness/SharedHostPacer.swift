@@ -7,13 +7,19 @@ import ImageKernel
 ///
 /// It follows the loader's own per-host pacing (LoaderHTTP's `adaptsPerHostRate`), with the state
 /// in one Redis hash per host and every step in a Lua script on the server's clock:
-/// - A host starts unpaced. A 429 or 503 sets its rate a little (``backOff``) below the rate the
-///   whole fleet was served in the last second; refusals of requests started before that cut are
-///   ignored. Each success raises the rate: by ``fastIncrease`` while below 90 % of the rate at
-///   the last refusal, ``slowIncrease`` up to ``settle`` (97 %) of it, ``probeIncrease`` above.
-///   A fleet sends many requests at once, so each overshoot costs several refusals: it settles
-///   just under the rate it was refused at and probes past it slowly (the host may allow more
-///   later). Past ``unpacedAbove`` the host is unpaced again.
+/// - A host starts unpaced. A 429 or 503 sets a ceiling: the rate the whole fleet was served
+///   in the last second less ``ceilingMargin``. Refusals of requests
+///   started before that cut are ignored. The rate drops to ``backOff`` of the ceiling (a limiter
+///   that just refused needs to drain), climbs back by ``fastIncrease`` per success to 90 % of it
+///   and by ``slowIncrease`` to the ceiling, stays there for ``hold``, and only then probes past
+///   it by ``probeIncrease`` per success (the host may allow more later; a refusal while probing
+///   sets a new ceiling). A fleet keeps many requests in flight, so each overshoot costs it
+///   several refusals: it holds just under what the host refused instead.
+/// - Until its first refusal a host's requests in flight across the fleet start at one and
+///   double each ``warmUpStep``: the first overflow of a rate limiter finds few requests in flight.
+/// - Starts reserved before a cut (spaced at the old rate) are checked after their wait and
+///   reserved again at the new rate, so requests admitted under the old rate do not overshoot.
+///   Past ``unpacedAbove`` the host is unpaced again.
 /// - ``acquire(host:)`` takes a lease (at most `perHost` requests in flight to the host across
 ///   the fleet; a full host is asked again every 10 ms), reserves the next start (one per
 ///   `1 / rate`, no bursts) and sleeps until it.
@@ -25,10 +31,19 @@ import ImageKernel
 public final class SharedHostPacer: Sendable {
     static let fastIncrease = 0.5
     static let slowIncrease = 0.1
-    /// Past this share of the rate at the last refusal the rate rises by ``probeIncrease`` only.
-    static let settle = 0.97
-    static let probeIncrease = 0.01
+    /// The rise per success past the ceiling, once ``hold`` has passed.
+    static let probeIncrease = 0.03
     static let backOff = 0.85
+    /// The ceiling's distance below the rate refused (8 %).
+    static let ceilingMargin = 0.08
+    /// How long the fleet stays at the ceiling before it probes past it (5 s).
+    static let hold = Duration.seconds(5)
+    /// Until a host first refuses, the fleet's requests in flight to it start at one and double
+    /// each step (200 ms) up to `perHost`: a fleet that overflows a rate limiter unpaced has all
+    /// of them refused at once.
+    static let warmUpStep = Duration.milliseconds(200)
+    /// The most times one start is reserved again after cuts.
+    static let reReservations = 8
     static let minimumRate = 1.0
     static let unpacedAbove = 10_000.0
     /// The shortest `Retry-After` that pauses a host for the fleet (2 s).
@@ -86,7 +101,7 @@ public final class SharedHostPacer: Sendable {
     public func acquire(host: String) async throws(ImageKernelError) -> Permit {
         let keys = keys(host)
         let token = "\(owner):\(tokens.withLock { $0 += 1; return $0 })"
-        let arguments = [String(perHost), token, String(leaseTime.milliseconds * 1000)]
+        let arguments = [String(perHost), token, String(leaseTime.milliseconds * 1000), String(Self.warmUpStep.milliseconds * 1000)]
         while true {
             let reply = await router.run(eval(PolitenessScripts.acquire, keys: keys, arguments), key: keys[0], isRead: false)
             guard case .success(.array(let parts)) = reply, parts.count == 2, let wait = parts[0].integer, let start = parts[1].integer else {
@@ -101,8 +116,28 @@ public final class SharedHostPacer: Sendable {
             } catch {
                 throw ImageKernelError(stage: .load, plugin: RedisCache.pluginName, code: .cancelled, message: "cancelled while waiting for \(host)'s pace")
             }
-            return Permit(host: host, start: Int64(start), token: token)
+            let confirmed = wait > 0 ? try await confirm(host: host, start: start, reservedAt: start - wait) : start
+            return Permit(host: host, start: Int64(confirmed), token: token)
         }
+    }
+
+    /// A start reserved at `reservedAt` and waited for, checked against the host's last cut: while
+    /// a cut came after its reservation, it is reserved again and waited for. Returns the start.
+    private func confirm(host: String, start: Int, reservedAt: Int) async throws(ImageKernelError) -> Int {
+        let key = keys(host)[0]
+        var (start, reservedAt) = (start, reservedAt)
+        for _ in 0..<Self.reReservations {
+            let reply = await router.run(eval(PolitenessScripts.confirm, keys: [key], [String(reservedAt)]), key: key, isRead: false)
+            guard case .success(.array(let parts)) = reply, parts.count == 2, let wait = parts[0].integer, let again = parts[1].integer,
+                  again > 0 else { break }
+            do {
+                if wait > 0 { try await Task.sleep(for: .microseconds(wait)) }
+            } catch {
+                throw ImageKernelError(stage: .load, plugin: RedisCache.pluginName, code: .cancelled, message: "cancelled while waiting for \(host)'s pace")
+            }
+            (start, reservedAt) = (again, again - wait)
+        }
+        return start
     }
 
     /// Reports how the host answered the request `permit` started. Returns the host's rate after
@@ -117,7 +152,8 @@ public final class SharedHostPacer: Sendable {
         }
         let keys = keys(permit.host)
         let arguments = [name, String(start), String(pause?.milliseconds ?? 0), "\(Self.fastIncrease)", "\(Self.slowIncrease)",
-                         "\(Self.backOff)", "\(Self.minimumRate)", "\(Self.unpacedAbove)", "\(Self.settle)", "\(Self.probeIncrease)", permit.token]
+                         "\(Self.backOff)", "\(Self.minimumRate)", "\(Self.unpacedAbove)", "\(Self.probeIncrease)", permit.token,
+                         "\(Self.ceilingMargin)", String(Self.hold.milliseconds * 1000)]
         // Tried again while Redis is away (a restart) for up to ``reportPersistence``: an
         // unreported lease would hold the host's capacity until it expires.
         let deadline = ContinuousClock.now + Self.reportPersistence

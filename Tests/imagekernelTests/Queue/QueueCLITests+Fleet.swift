@@ -49,13 +49,12 @@ extension QueueCLITests {
         #expect(seconds <= 1.1 * bound, "the three together within 1.1x of the rate bound: \(seconds) s")
     }
 
-    /// The issue asks for no more refusals than one `prefetch`; that is not met yet (see the
-    /// figure printed: one debug-built prefetch runs at about half the origin's rate and is
-    /// refused a few times, the three workers, at the rate bound, some 2 % of the requests), so
-    /// this holds the fleet to the bound the requests are held to (at most 5 % more than URLs)
-    /// and prints both counts.
+    /// Shared politeness: the three workers together are refused no more often than one `prefetch`
+    /// on the same list and the same origin (each counted in the origin's log). The fleet starts
+    /// with one request in flight, holds under the rate it was refused at and reserves again the
+    /// starts a cut made too early; one `prefetch` is refused at its start and again as it probes.
     @Test(.enabled(if: NginxServer.isAvailable, "needs nginx"))
-    func threeWorkersTogetherAreRefusedAtMostFivePercentAndThePrefetchFigureIsPrinted() throws {
+    func threeWorkersTogetherAreRefusedNoMoreOftenThanOnePrefetchOnTheSameList() throws {
         let count = 1_000
         let files = try QueueFixtures.jpegs(count)
         let dir = try QueueFixtures.scratch()
@@ -82,7 +81,10 @@ extension QueueCLITests {
         let fleetRefusals = origin(nginx).filter { $0.status == 429 }.count
         print("queue politeness: \(count) URLs at 200 r/s: one prefetch refused \(prefetchRefusals) times, three workers \(fleetRefusals)")
         #expect(try QueueFixtures.stats("polite", redis: redis.url)["done"] == count)
-        #expect(Double(fleetRefusals) <= 0.05 * Double(count), "three workers: \(fleetRefusals) refusals, one prefetch: \(prefetchRefusals)")
+        // One run against one run of small counts (1–5 each in the runs measured, the fleet at or
+        // below prefetch in every one): a margin of 3 for a run's luck, far below the 11–35 the
+        // fleet was refused before it shared its ceiling.
+        #expect(fleetRefusals <= prefetchRefusals + 3, "three workers: \(fleetRefusals) refusals, one prefetch: \(prefetchRefusals)")
     }
 
     @Test func onRedisClusterThePartitionsSpreadOverTheMastersAndWorkersFinish() throws {
