@@ -36,8 +36,6 @@ public final class SharedHostPacer: Sendable {
     static let backOff = 0.85
     /// The ceiling's distance below the rate refused (8 %).
     static let ceilingMargin = 0.08
-    /// How long the fleet stays at the ceiling before it probes past it (5 s).
-    static let hold = Duration.seconds(5)
     /// Until a host first refuses, the fleet's requests in flight to it start at one and double
     /// each step (200 ms) up to `perHost`: a fleet that overflows a rate limiter unpaced has all
     /// of them refused at once.
@@ -81,11 +79,17 @@ public final class SharedHostPacer: Sendable {
     ///     number (0: no limit). Each is a lease in Redis, freed by ``report(_:_:)``.
     ///   - leaseTime: How long a lease lasts if its worker never reports (it stopped): the
     ///     capacity a killed worker held comes back after it. Default 30 s, past the loader's timeout.
-    public init(configuration: RedisCache.Configuration, perHost: Int = 0, leaseTime: Duration = .seconds(30)) {
+    ///   - hold: How long the fleet stays at the ceiling after a refusal before it probes past it
+    ///     (default 5 s). Every worker on a host should use the same.
+    public init(configuration: RedisCache.Configuration, perHost: Int = 0, leaseTime: Duration = .seconds(30), hold: Duration = .seconds(5)) {
         router = RedisCache.makeRouter(configuration)
         self.perHost = max(0, perHost)
         self.leaseTime = leaseTime
+        self.hold = hold
     }
+
+    /// How long the fleet stays at the ceiling before it probes past it (default 5 s).
+    public let hold: Duration
 
     /// The key a URL is paced under: scheme, host and port, as the loader's per-host lines.
     public static func hostKey(for url: URL) -> String {
@@ -153,7 +157,7 @@ public final class SharedHostPacer: Sendable {
         let keys = keys(permit.host)
         let arguments = [name, String(start), String(pause?.milliseconds ?? 0), "\(Self.fastIncrease)", "\(Self.slowIncrease)",
                          "\(Self.backOff)", "\(Self.minimumRate)", "\(Self.unpacedAbove)", "\(Self.probeIncrease)", permit.token,
-                         "\(Self.ceilingMargin)", String(Self.hold.milliseconds * 1000)]
+                         "\(Self.ceilingMargin)", String(hold.milliseconds * 1000)]
         // Tried again while Redis is away (a restart) for up to ``reportPersistence``: an
         // unreported lease would hold the host's capacity until it expires.
         let deadline = ContinuousClock.now + Self.reportPersistence
