@@ -69,12 +69,17 @@ done
 # start the built image-proxy, nginx and (for the gallery) headless Chromium.
 echo "== swift build -c release --package-path ImageProxy --build-tests"
 if swift build -c release --package-path ImageProxy --build-tests; then
-  echo "== swift test -c release --package-path ImageProxy"
-  if ! swift test -c release --package-path ImageProxy --skip-build 2>&1 | tee "$log"; then
-    status=1
-    failures+=("group: ImageProxy (image-proxy)")
-    while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
-  fi
+  # FleetCoalescerTests run in a process of their own: a lease holder renews from the thread
+  # pool, which the other suites' in-process renders may hold for seconds at a time.
+  for proxy_group in "--skip FleetCoalescerTests" "--filter FleetCoalescerTests"; do
+    echo "== swift test -c release --package-path ImageProxy $proxy_group"
+    # shellcheck disable=SC2086  # a group is a list of arguments
+    if ! swift test -c release --package-path ImageProxy --skip-build $proxy_group 2>&1 | tee "$log"; then
+      status=1
+      failures+=("group: ImageProxy (image-proxy) $proxy_group")
+      while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
+    fi
+  done
 else
   status=1
   failures+=("the ImageProxy package did not build")

@@ -36,6 +36,10 @@ public final class FleetCoalescer: Sendable {
         /// The leases: names and how long one lasts unless renewed (default 5 s).
         public var lease: RedisLease.Configuration
         /// How often a holder renews its lease (default 1.5 s; keep it well under the lease time).
+        /// Renewals run as a task on the concurrency pool: where synchronous work can hold every
+        /// pool thread for a while (renders, decodes), keep the lease time well above that
+        /// while, or a renewal comes late, the lease lapses and a second producer starts (a
+        /// duplicate of the work, never a wrong value).
         public var renewInterval: Duration
         /// How often a waiter looks for the value and tries the lease (default 100 ms).
         public var pollInterval: Duration
@@ -130,7 +134,9 @@ public final class FleetCoalescer: Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 if Task.isCancelled { return }
-                guard await leases.renew(lease) else { return }
+                // Only a lease taken by another stops the renewals: a server that did not answer
+                // in time is asked again at the next interval, while the lease may still hold.
+                guard await leases.renewal(lease) != false else { return }
             }
         }
         let finish: @Sendable (Value?) async -> Void = { [self] value in
