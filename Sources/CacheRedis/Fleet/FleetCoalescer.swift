@@ -136,7 +136,7 @@ public final class FleetCoalescer: Sendable {
                 if Task.isCancelled { return }
                 // Only a lease taken by another stops the renewals: a server that did not answer
                 // in time is asked again at the next interval, while the lease may still hold.
-                guard await leases.renewal(lease) != false else { return }
+                guard await leases.renew(lease) != false else { return }
             }
         }
         let finish: @Sendable (Value?) async -> Void = { [self] value in

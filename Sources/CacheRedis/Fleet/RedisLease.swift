@@ -84,13 +84,10 @@ public struct RedisLease: Sendable {
         }
     }
 
-    /// Extends a held lease to a full ``Configuration/leaseTime`` from now. False when it is no
-    /// longer this owner's (it lapsed and was taken) or the server could not answer.
-    public func renew(_ lease: Held) async -> Bool { await renewal(lease) == true }
-
-    /// ``renew(_:)``, telling a lease that is no longer this owner's (false) from a server that
-    /// could not answer (nil), after which a holder may try again before the lease lapses.
-    public func renewal(_ lease: Held) async -> Bool? {
+    /// Extends a held lease to a full ``Configuration/leaseTime`` from now: true when renewed,
+    /// false when it is no longer this owner's (it lapsed and was taken), nil when the server
+    /// could not answer (a holder may try again before the lease lapses).
+    public func renew(_ lease: Held) async -> Bool? {
         switch await runScript(Self.renewScript, lease, extra: [Data(String(Self.milliseconds(configuration.leaseTime)).utf8)]) {
         case .integer(1): true
         case .integer: false
