@@ -145,7 +145,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheRedisTests",
-            dependencies: ["ImageKernelTestSupport", "CacheRedis", "CacheDisk", "ImageKernel", "ImageKernelConformance"],
+            dependencies: [
+                "ImageKernelTestSupport", "CacheRedis", "CacheDisk", "ImageKernel", "ImageKernelConformance",
+                // FleetCoalescerTests: an ImageManager over HTTP with PNGs on a cluster tier.
+                "LoaderHTTP", "CoderPNG",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernelTestSupport", "ImageKernel", "ImageKernelConformance"], swiftSettings: strict),

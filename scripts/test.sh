@@ -12,12 +12,19 @@
 # CacheRedisTests start their own redis-server processes and kill and restart them, so they run
 # as their own group; the cluster failover runs (ClusterFailoverTests: six redis-server processes,
 # paced loads while a master is killed, failed over or resharded) measure miss windows and run alone.
+# FleetCoalescerTests (leases on a shared Redis Cluster, renewed from the thread pool while a
+# holder works) run alone so that no neighbour holds the pool past a lease's time.
 # LoaderS3Tests and CacheS3Tests each start one Ceph RADOS Gateway (monitor, memstore OSD,
 # radosgw) per process; CacheS3Tests stop and restart its gateway, so they run alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
+# How long each step took, printed at the end (and written to $TEST_TIMINGS for .ci/run's summary).
+step_timings=()
+step_start=$SECONDS
+step_done() { step_timings+=("$(( SECONDS - step_start ))s	$1"); step_start=$SECONDS; }
 swift build --build-tests "$@"
+step_done "main package: build with tests"
 memory_test='thumbnailPeakMemoryIsFarBelowFullDecode'
 webp_memory_test='webpThumbnailPeakMemoryIsFarBelowFullDecode'
 groups=(
@@ -43,7 +50,8 @@ groups=(
   "--filter ColorLCMSTests"
   "--filter CacheDiskTests"
   "--filter TransformersTests"
-  "--filter CacheRedisTests --skip ClusterFailoverTests"
+  "--filter CacheRedisTests --skip ClusterFailoverTests|FleetCoalescerTests"
+  "--filter FleetCoalescerTests"
   "--filter ClusterFailoverTests"
   "--filter LoaderHTTPTests"
   "--filter LoaderS3Tests --skip S3PeakMemoryTests"
@@ -64,26 +72,24 @@ for group in "${groups[@]}"; do
     while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
   fi
 done
+step_done "main package: ${#groups[@]} test groups"
 # The service's package (ImageProxy: its own package, so Hummingbird is built for it only) in
 # release: the image proxy's tests run real renders, which take seconds each unoptimised. Its tests
 # start the built image-proxy, nginx and (for the gallery) headless Chromium.
 echo "== swift build -c release --package-path ImageProxy --build-tests"
 if swift build -c release --package-path ImageProxy --build-tests; then
-  # FleetCoalescerTests run in a process of their own: a lease holder renews from the thread
-  # pool, which the other suites' in-process renders may hold for seconds at a time.
-  for proxy_group in "--skip FleetCoalescerTests" "--filter FleetCoalescerTests"; do
-    echo "== swift test -c release --package-path ImageProxy $proxy_group"
-    # shellcheck disable=SC2086  # a group is a list of arguments
-    if ! swift test -c release --package-path ImageProxy --skip-build $proxy_group 2>&1 | tee "$log"; then
-      status=1
-      failures+=("group: ImageProxy (image-proxy) $proxy_group")
-      while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
-    fi
-  done
+  step_done "ImageProxy: release build with tests"
+  echo "== swift test -c release --package-path ImageProxy"
+  if ! swift test -c release --package-path ImageProxy --skip-build 2>&1 | tee "$log"; then
+    status=1
+    failures+=("group: ImageProxy (image-proxy)")
+    while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
+  fi
 else
   status=1
   failures+=("the ImageProxy package did not build")
 fi
+step_done "ImageProxy: tests"
 # The examples (their own package): they build, and the third-party coder example passes the
 # conformance suite it shows. Built in release into ImageProxy's build folder, whose library
 # modules it shares (the same non-root flags), so only the examples and the conformance module
@@ -94,6 +100,10 @@ if ! { swift build "${examples[@]}" && swift run --skip-build "${examples[@]}" c
   status=1
   failures+=("the Examples package did not build or custom-coder failed")
 fi
+step_done "Examples: build and custom-coder"
+echo "== test steps:"
+printf '   %s\n' "${step_timings[@]}"
+if [ -n "${TEST_TIMINGS:-}" ]; then printf '%s\n' "${step_timings[@]}" > "$TEST_TIMINGS"; fi
 if [ $status -ne 0 ]; then
   echo "== FAILED"
   printf '%s\n' "${failures[@]}"

@@ -36,11 +36,11 @@ struct SharedCacheCLITests {
         let files = try originFiles()
         let server = try HTTPTestServer()
         for file in files { server.addFile(file.name, data: file.data) }
-        // The first 30 answer in 40 ms and the rest in 400 ms: the prefetch (6 at a time) stores
-        // its first entries within a second and then runs for about 11 s more, so the test's
+        // The first 30 answer in 40 ms and the rest in 200 ms: the prefetch (6 at a time) stores
+        // its first entries within a second and then runs for about 6 s more, so the test's
         // poller, however slowly a loaded machine runs it, sees Redis fill while the prefetch runs.
         let urls = files.enumerated().map { index, file in
-            server.url("/files/\(file.name)?delay=\(index < 30 ? 40 : 400)").absoluteString
+            server.url("/files/\(file.name)?delay=\(index < 30 ? 40 : 200)").absoluteString
         }
         return (Origin(files: files, urls: urls, requests: { files.reduce(0) { $0 + server.requestCount(path: "/files/\($1.name)") } }), server)
     }
