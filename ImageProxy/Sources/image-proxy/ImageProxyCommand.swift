@@ -55,6 +55,9 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Frames of an animated GIF or WebP kept in a GIF or WebP result; more are served as a still of the first frame (1: always a still).")
     var maxAnimationFrames: Int = 256
 
+    @Option(help: "Most pixels of each frame of an animation kept animated, in megapixels (fractions allowed); 0 checks all frames together against --max-source-megapixels.")
+    var maxAnimationFrameMegapixels: Double = 0
+
     @Option(help: "Renders at once (default: one per core).")
     var maxConcurrentTransforms: Int?
 
@@ -113,6 +116,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         if key.count > 1 && compat.compat == .native { throw ValidationError("several --key/--salt pairs need --compat imgproxy") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
         if memoryMb < 0 || maxAnimationFrames < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 || sharedCacheTimeoutMs < 1 { throw ValidationError("limits must be positive") }
+        if !(0...1_000_000).contains(maxAnimationFrameMegapixels) { throw ValidationError("--max-animation-frame-megapixels must be 0…1000000") }
         if shutdownTimeout <= 0 || shutdownGrace < 0 || shutdownGrace > shutdownTimeout {
             throw ValidationError("--shutdown-timeout must be positive and --shutdown-grace between 0 and it")
         }
@@ -155,6 +159,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         if let maxConcurrentTransforms { configuration.maxConcurrentTransforms = maxConcurrentTransforms }
         configuration.maxQueuedTransforms = maxQueuedTransforms
         configuration.maxAnimationFrames = maxAnimationFrames
+        configuration.maxAnimationFramePixels = Int((maxAnimationFrameMegapixels * 1_000_000).rounded(.down))
         configuration.sourceTimeout = .milliseconds(Int(sourceTimeout * 1000))
         configuration.maxAge = maxAge
         configuration.keepsColorProfile = keepColorProfile

@@ -35,6 +35,7 @@ extension ImgproxyVariable {
         megapixels,
         sourceBytes,
         .int("MAX_ANIMATION_FRAMES", "max-animation-frames", 1...100_000),
+        frameMegapixels,
         // Amazon S3 sources: off unless IMGPROXY_USE_S3 is true, as in imgproxy.
         useS3,
         s3AllowedBuckets,
@@ -127,6 +128,17 @@ extension ImgproxyVariable {
         let value = try reader.requiredDouble(forKey: key)
         guard value > 0, value <= 1_000_000 else { throw ImgproxyValueError("\(value) megapixels is outside (0, 1000000]") }
         return .flags([FlagValue("max-source-megapixels", "\(max(1, Int(value.rounded(.down))))")])
+    }
+
+    /// `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`: megapixels of each animation frame, possibly
+    /// fractional; 0 (imgproxy's default) checks all frames together against the source resolution.
+    static let frameMegapixels = Self(
+        name: "MAX_ANIMATION_FRAME_RESOLUTION", flags: ["max-animation-frame-megapixels"],
+        summary: "`--max-animation-frame-megapixels` (0: all frames together against the source resolution)"
+    ) { reader, key in
+        let value = try reader.requiredDouble(forKey: key)
+        guard value >= 0, value <= 1_000_000 else { throw ImgproxyValueError("\(value) megapixels is outside [0, 1000000]") }
+        return .flags([FlagValue("max-animation-frame-megapixels", "\(value)")])
     }
 
     /// `IMGPROXY_MAX_SRC_FILE_SIZE`: bytes, 0 for none; megabytes rounded up.

@@ -40,6 +40,7 @@ public struct ProxyFlag: Sendable, Hashable {
         ProxyFlag("port", .integer), ProxyFlag("host", .value), ProxyFlag("allow-origin", .list), ProxyFlag("cache-dir", .value),
         ProxyFlag("key", .list), ProxyFlag("salt", .list), ProxyFlag("memory-mb", .integer), ProxyFlag("shared-cache", .value), ProxyFlag("shared-cache-timeout-ms", .integer),
         ProxyFlag("max-source-mb", .integer), ProxyFlag("max-source-megapixels", .integer), ProxyFlag("max-animation-frames", .integer),
+        ProxyFlag("max-animation-frame-megapixels", .number),
         ProxyFlag("max-concurrent-transforms", .integer), ProxyFlag("max-queued-transforms", .integer), ProxyFlag("source-timeout", .number),
         ProxyFlag("max-age", .integer), ProxyFlag("keep-color-profile", .flag), ProxyFlag("preset", .list), ProxyFlag("presets-file", .value),
         ProxyFlag("only-presets", .flag), ProxyFlag("local-root", .value), ProxyFlag("jpeg-progressive", .flag),

@@ -112,7 +112,14 @@ enum ResultRender {
             var animation = options
             animation.firstFrameOnly = false
             animation.maxFrameCount = limits.maxAnimationFrames
-            animation.animationPixelLimit = limits.maxSourcePixels
+            if limits.maxAnimationFramePixels > 0 {
+                // Each frame against its own limit (imgproxy's max_animation_frame_resolution).
+                animation.pixelLimit = limits.maxAnimationFramePixels
+                let (all, overflow) = limits.maxAnimationFramePixels.multipliedReportingOverflow(by: limits.maxAnimationFrames)
+                animation.animationPixelLimit = overflow ? Int.max : all
+            } else {
+                animation.animationPixelLimit = limits.maxSourcePixels
+            }
             // Over the frame budget (or a broken later frame): the first frame, as a still.
             if let image = try? coders.decode(data, options: animation) { return image }
         }

@@ -31,6 +31,8 @@ extension ProxyRequest {
         /// sRGB, over ``ProxyConfiguration/keepsColorProfile`` (imgproxy mode's
         /// `strip_color_profile`); nil keeps the service's.
         public var keepsColorProfile: Bool?
+        /// Limits on the source over the service's (imgproxy mode's security options).
+        public var sourceLimits = SourceLimits()
 
         public init() {}
 
@@ -73,14 +75,15 @@ extension ProxyRequest {
             var part = "q\(quality.map(String.init) ?? "d")p\(progressive.map { $0 ? "1" : "0" } ?? "d")b\(maxBytes ?? 0)"
             if let metadata { part += "m" + metadata.rawValue }
             if let keepsColorProfile { part += keepsColorProfile ? "c1" : "c0" }
+            if let limits = sourceLimits.keyPart { part += limits }
             return part
         }
 
         /// The service's configuration with this request's metadata and colour choices over it:
         /// what a render of this request encodes and converts by.
         func limits(over configuration: ProxyConfiguration) -> ProxyConfiguration {
-            guard metadata != nil || keepsColorProfile != nil else { return configuration }
-            var limits = configuration
+            guard metadata != nil || keepsColorProfile != nil else { return sourceLimits.applied(to: configuration) }
+            var limits = sourceLimits.applied(to: configuration)
             if let metadata {
                 limits.keepsAllMetadata = metadata == .all
                 limits.keepsCopyright = metadata == .copyright

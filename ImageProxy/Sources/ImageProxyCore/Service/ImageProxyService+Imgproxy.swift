@@ -28,6 +28,7 @@ extension ImageProxyService {
             output.filename = options.filename
             output.attachment = options.returnAttachment
             output.metadata = metadataPolicy(options)
+            output.sourceLimits = options.sourceLimits
             if let strip = options.stripColorProfile, strip == configuration.keepsColorProfile { output.keepsColorProfile = !strip }
             let mark = watermark.withLock { $0 }
             let transformer = ImgproxyTransformer(options: options, watermark: mark?.image)

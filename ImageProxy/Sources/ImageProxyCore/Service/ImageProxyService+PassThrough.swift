@@ -16,6 +16,7 @@ extension ImageProxyService {
     func passThrough(_ source: URL, options: ImgproxyOptions) async throws(ProxyError) -> Rendered? {
         guard options.raw || !options.skipProcessing.isEmpty else { return nil }
         let loaded = try await loadSource(source)
+        try options.sourceLimits.check(sourceBytes: loaded.data.count)
         let format = ImageFormat.sniff(loaded.data)
         if !options.raw {
             guard options.skipProcessing.contains(format), options.format == nil || options.format == format else { return nil }

@@ -43,6 +43,7 @@ extension ImageProxyService {
     private func renderFresh(key: String, source: URL, spec: TransformSpec?, choice: OutputChoice, output: ProxyRequest.Output) async -> Result<(Rendered, String), ProxyError> {
         do throws(ProxyError) {
             let loaded = try await loadSource(source)
+            try output.sourceLimits.check(sourceBytes: loaded.data.count)
             let data = loaded.data
             // The original reaches the disk while the render runs (the other core, when there is
             // one), and before the answer, as it did when the manager stored it first; without a

@@ -26,6 +26,10 @@ public struct ProxyConfiguration: Sendable {
     /// format is GIF or WebP); a source with more, or whose frames over ``maxSourcePixels`` in
     /// all, is served as a still of its first frame. 1 serves every animation as a still.
     public var maxAnimationFrames: Int = 256
+    /// Most pixels of each frame of an animation kept animated; 0 (the default) checks all
+    /// frames together against ``maxSourcePixels`` instead (imgproxy's
+    /// `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`).
+    public var maxAnimationFramePixels: Int = 0
     /// Most pixels a result may have (413 above).
     public var maxOutputPixels: Int = 36_000_000
     /// Largest encoded result, in bytes (413 above).

@@ -104,10 +104,22 @@ extension ImgproxyOptions {
                 guard !usedPresets.contains(preset) else { continue }  // a loop: imgproxy warns and skips it
                 for (option, arguments) in options { try apply(option, arguments, settings: settings, usedPresets: usedPresets + [preset]) }
             }
-        case "max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frames", "maf",
-             "max_animation_frame_resolution", "mafr":
+        case "max_src_resolution", "msr":
             guard settings.allowsSecurityOptions else { throw .imgproxySecurityOptions }
-            _ = try Self.float(a, name, try a.single())  // the service's own limits apply; see README
+            sourceLimits.pixels = try Self.megapixels(a, try a.single(), zeroAllowed: false)
+        case "max_src_file_size", "msfs":
+            guard settings.allowsSecurityOptions else { throw .imgproxySecurityOptions }
+            let value = try a.single()
+            guard let bytes = ImgproxyArguments.int(value), bytes >= 0 else { throw a.invalid("max_src_file_size", value, expected: "integer number") }
+            sourceLimits.bytes = bytes == 0 ? nil : Int64(bytes)  // 0: no limit of the URL's own
+        case "max_animation_frames", "maf":
+            guard settings.allowsSecurityOptions else { throw .imgproxySecurityOptions }
+            let value = try a.single()
+            guard let frames = ImgproxyArguments.int(value), frames >= 1 else { throw a.invalid("max_animation_frames", value, expected: "positive integer number") }
+            sourceLimits.frames = frames
+        case "max_animation_frame_resolution", "mafr":
+            guard settings.allowsSecurityOptions else { throw .imgproxySecurityOptions }
+            sourceLimits.framePixels = try Self.megapixels(a, try a.single(), zeroAllowed: true)
         case "max_result_dimension", "mrd":
             guard settings.allowsSecurityOptions else { throw .imgproxySecurityOptions }
             let value = try a.single()
@@ -121,6 +133,14 @@ extension ImgproxyOptions {
     private static func float(_ a: ImgproxyArguments, _ key: String, _ arg: String) throws(ProxyError) -> Double {
         guard let value = ImgproxyArguments.double(arg) else { throw a.invalidArgs() }
         return value
+    }
+
+    /// Megapixels (fractional allowed) as a pixel count; 0 only where `zeroAllowed`.
+    private static func megapixels(_ a: ImgproxyArguments, _ arg: String, zeroAllowed: Bool) throws(ProxyError) -> Int {
+        guard let value = ImgproxyArguments.double(arg), value.isFinite, zeroAllowed ? value >= 0 : value > 0, value <= 1_000_000 else {
+            throw a.invalidArgs()
+        }
+        return Int((value * 1_000_000).rounded(.down))
     }
 
     private static func extend(_ a: ImgproxyArguments, _ key: String, _ args: [String]) throws(ProxyError) -> Extend {

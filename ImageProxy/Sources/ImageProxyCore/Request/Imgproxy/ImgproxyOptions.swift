@@ -111,6 +111,11 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var returnAttachment = false
     /// `max_result_dimension` (a security option): the result's longest side; 0 for none.
     public var maxResultDimension = 0
+    /// The other security options, over the service's limits for this URL: `max_src_resolution`
+    /// (megapixels), `max_src_file_size` (bytes), `max_animation_frames` and
+    /// `max_animation_frame_resolution` (megapixels; 0 checks all frames together against the
+    /// source resolution, as imgproxy does).
+    public var sourceLimits = SourceLimits()
 
     public init() {}
 
@@ -141,6 +146,7 @@ public struct ImgproxyOptions: Sendable, Hashable {
             parts.append("wm:\(keyNumber(watermarkOpacity)):\(watermarkPosition.key):\(keyNumber(watermarkScale))")
         }
         if maxResultDimension > 0 { parts.append("mrd:\(maxResultDimension)") }
+        if let limits = sourceLimits.keyPart { parts.append(limits) }
         return parts.joined(separator: "/")
     }
 

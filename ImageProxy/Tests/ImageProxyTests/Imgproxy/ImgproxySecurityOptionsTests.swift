@@ -1,0 +1,85 @@
+import CoderGIF
+import CoderJPEG
+import Foundation
+import ImageKernel
+import ImageKernelTestSupport
+import Testing
+
+/// imgproxy's security options in a URL (`max_src_resolution`/`msr`, `max_src_file_size`/`msfs`,
+/// `max_animation_frames`/`maf`, `max_animation_frame_resolution`/`mafr`) through the running
+/// service in `--compat imgproxy`: refused without `--allow-security-options`; with it, each
+/// replaces the service's limit for that URL, looser or stricter, and is part of the result key.
+@Suite("imgproxy compat: security options per URL", .serialized)
+struct ImgproxySecurityOptionsTests {
+    static let large = "exif-orientation/recurser/Landscape_0.jpg"  // 1800x1200: 2.16 megapixels
+    static let chi = "gif/pillow/chi.gif"  // 320x240, 31 frames
+
+    static func origin() throws -> NginxServer {
+        try NginxServer(tls: false, files: ["large.jpg": try TestData.data(large), "chi.gif": try TestData.data(chi)])
+    }
+
+    @Test("without --allow-security-options each is refused with imgproxy's 403")
+    func refusedUnlessAllowed() async throws {
+        let origin = try Self.origin()
+        let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix])
+        let source = origin.url("large.jpg").absoluteString
+        for option in ["msr:10", "max_src_file_size:1000000", "maf:2", "mafr:1"] {
+            let served = try await HTTP.get(proxy.url("/unsafe/rs:fit:300:300/\(option)/plain/\(source)@jpg"))
+            #expect(served.status == 403, "\(option): \(served.status)")
+        }
+    }
+
+    @Test("msr and msfs replace the service's limits for the URL: looser passes, stricter answers 422 Invalid source image")
+    func sourceResolutionAndSize() async throws {
+        let origin = try Self.origin()
+        let proxy = try ProxyProcess([
+            "--compat", "imgproxy", "--allow-origin", origin.prefix, "--allow-security-options", "--max-source-megapixels", "1",
+        ])
+        let source = origin.url("large.jpg").absoluteString
+        let bytes = try TestData.data(Self.large).count
+        let cases: [(String, Int)] = [
+            ("", 422),  // the service's 1 megapixel
+            ("/msr:2.5", 200),  // looser than the service's
+            ("/max_src_resolution:2.1", 422),  // 2.16 megapixels is over 2.1
+            ("/msr:2.5/msfs:\(bytes)", 200),  // exactly the source's size
+            ("/msr:2.5/max_src_file_size:\(bytes - 1)", 422),
+            ("/msr:2.5/msfs:0", 200),  // 0: no limit of the URL's own
+            ("/msr:abc", 404),
+            ("/msr:0", 404),
+        ]
+        for (options, status) in cases {
+            let served = try await HTTP.get(proxy.url("/unsafe/rs:fit:300:300\(options)/plain/\(source)@jpg"))
+            #expect(served.status == status, "\(options): \(served.status) \(String(decoding: served.body.prefix(200), as: UTF8.self))")
+            if status == 422 { #expect(String(decoding: served.body, as: UTF8.self) == "Invalid source image", "\(options)") }
+            if status == 200 { #expect(try JPEGCoder().decode(served.body, options: DecodeOptions()).width == 300, "\(options)") }
+        }
+        // The limits are part of the result key: the stricter URL is refused after the looser
+        // one's result was cached, and the other way round.
+        let looser = try await HTTP.get(proxy.url("/unsafe/rs:fit:200:200/msr:3/plain/\(source)@jpg"))
+        let stricter = try await HTTP.get(proxy.url("/unsafe/rs:fit:200:200/msr:2/plain/\(source)@jpg"))
+        #expect(looser.status == 200 && stricter.status == 422)
+    }
+
+    @Test("maf and mafr bound the frames kept animated; over them the result is a still of the first frame")
+    func animationLimits() async throws {
+        let origin = try Self.origin()
+        let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix, "--allow-security-options"])
+        let source = origin.url("chi.gif").absoluteString
+        let cases: [(String, Int)] = [
+            ("", 31),
+            ("/maf:31", 31),
+            ("/max_animation_frames:30", 1),  // 31 frames are more than 30
+            ("/mafr:0.0768", 31),  // 320x240 = 0.0768 megapixels a frame
+            ("/max_animation_frame_resolution:0.07", 1),
+            ("/mafr:0/msr:2.4", 31),  // all frames together: 31 x 0.0768 = 2.38 megapixels
+            ("/mafr:0/msr:2.3", 1),
+        ]
+        for (options, frames) in cases {
+            let served = try await HTTP.get(proxy.url("/unsafe/rs:fill:100:80\(options)/plain/\(source)@gif"))
+            #expect(served.status == 200, "\(options): \(served.status)")
+            guard served.status == 200 else { continue }
+            let image = try GIFCoder().decode(served.body, options: DecodeOptions())
+            #expect(image.frameCount == frames && image.width == 100, "\(options): \(image.frameCount) frames")
+        }
+    }
+}
