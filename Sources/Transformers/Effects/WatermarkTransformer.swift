@@ -14,6 +14,11 @@ public struct WatermarkTransformer: ImageTransformer {
         case gravity(Gravity)
         /// Repeated over the whole image, from the top-left corner (spelled `re`).
         case tiled
+        /// Repeated over the whole image with gaps between the copies: each copy sits in a cell of
+        /// its size plus the gaps, half of each gap before it (the left and top halves rounded
+        /// down), cells from the top-left corner. Negative gaps count as 0. For placements such as
+        /// imgproxy's `re` with offsets; not spelled in the spec grammar.
+        case tiledWithGaps(horizontal: Int, vertical: Int)
         /// Once, its top-left corner at this pixel of the image (which may lie outside it: the
         /// part of the watermark over the image is drawn). For placements computed elsewhere,
         /// such as imgproxy's offsets from an edge; not spelled in the spec grammar.
@@ -40,6 +45,7 @@ public struct WatermarkTransformer: ImageTransformer {
         let place = switch position {
         case .gravity(let gravity): gravity.rawValue
         case .tiled: "re"
+        case .tiledWithGaps(let horizontal, let vertical): "re+\(max(0, horizontal)),\(max(0, vertical))"
         case .origin(let x, let y): "at\(x),\(y)"
         }
         return "watermark:\(SpecNumber.format(opacity)):\(place):\(SpecNumber.format(scale))"
@@ -64,26 +70,44 @@ public struct WatermarkTransformer: ImageTransformer {
         defer { plane.deallocate() }
         let markWidth = mark.width, markHeight = mark.height
         let (originX, originY): (Int, Int)
+        // Tiles: cells of the mark plus the gaps, the mark at (gapX / 2, gapY / 2) in each.
+        var cell: (width: Int, height: Int)?
         switch position {
         case .gravity(let gravity):
             originX = Int((Double(image.width - markWidth) * gravity.anchor.x).rounded(.down))
             originY = Int((Double(image.height - markHeight) * gravity.anchor.y).rounded(.down))
         case .tiled:
             (originX, originY) = (0, 0)
+            cell = (markWidth, markHeight)
+        case .tiledWithGaps(let horizontal, let vertical):
+            let gapX = min(max(0, horizontal), 1 << 20), gapY = min(max(0, vertical), 1 << 20)
+            (originX, originY) = (gapX / 2, gapY / 2)
+            cell = (markWidth + gapX, markHeight + gapY)
         case .origin(let x, let y):
             (originX, originY) = (x, y)
         }
-        let tiled = position == .tiled
         let maxValue: Float = image.pixelFormat.bitsPerComponent == 16 ? 65535 : 255
+        if let cell {
+            return try image.mappingRows(premultiplying: true) { y, row in
+                let markY = y % cell.height - originY
+                guard markY >= 0, markY < markHeight else { return }
+                let markRow = plane.baseAddress! + markY * markWidth
+                for x in 0..<image.width {
+                    let markX = x % cell.width - originX
+                    guard markX >= 0, markX < markWidth else { continue }
+                    let w = markRow[markX]
+                    row[x] = w + row[x] * (1 - w.w / maxValue)
+                }
+            }
+        }
         return try image.mappingRows(premultiplying: true) { y, row in
-            var markY = y - originY
-            if tiled { markY %= markHeight }
+            let markY = y - originY
             guard markY >= 0, markY < markHeight else { return }
             let markRow = plane.baseAddress! + markY * markWidth
-            let from = tiled ? 0 : max(0, originX), to = tiled ? image.width : min(image.width, originX + markWidth)
+            let from = max(0, originX), to = min(image.width, originX + markWidth)
             guard from < to else { return }
             for x in from..<to {
-                let w = markRow[tiled ? x % markWidth : x - originX]
+                let w = markRow[x - originX]
                 row[x] = w + row[x] * (1 - w.w / maxValue)
             }
         }

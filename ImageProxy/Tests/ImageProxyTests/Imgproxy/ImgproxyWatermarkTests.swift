@@ -46,4 +46,29 @@ struct ImgproxyWatermarkTests {
         #expect(try placed("wm:1:nowe:0:0:0.25") ?? (0, 0, 0, 0) == (0, 0, 50, 25))
         #expect(try placed("wm:1:ce:0:0:2") ?? (0, 0, 0, 0) == (0, 0, 200, 100), "a scale over 1 covers the image")
     }
+
+    /// Whether the pixel at (x, y) of `image` is red.
+    static func isRed(_ pixels: [UInt8], _ width: Int, _ x: Int, _ y: Int) -> Bool { pixels[(y * width + x) * 4 + 1] < 128 }
+
+    func tiled(_ option: String) throws -> [UInt8] {
+        let options = try ImgproxyPath.parse("/unsafe/\(option)/plain/http://images.dev/a.jpg", settings: ImgproxySettings()).options
+        return try ImgproxyTransformer(options: options, watermark: Self.mark).transform(Self.image).rgba8Pixels()
+    }
+
+    @Test("re tiles the mark from the top-left corner; its offsets are the gaps between the tiles")
+    func replicate() throws {
+        let plain = try tiled("wm:1:re")
+        #expect(plain.enumerated().filter { $0.offset % 4 == 1 }.allSatisfy { $0.element < 128 }, "20x10 tiles cover 200x100 without a gap")
+        // Gaps of 10 and 6 pixels: cells of 30x16, the mark at (5, 3) in each.
+        let spaced = try tiled("wm:1:re:10:6")
+        for (x, y, red) in [(0, 0, false), (5, 3, true), (24, 12, true), (25, 3, false), (4, 3, false), (5, 13, false),
+                            (35, 3, true), (5, 19, true), (34, 18, false), (35, 19, true), (185, 99, true)] {
+            #expect(Self.isRed(spaced, 200, x, y) == red, "(\(x), \(y))")
+        }
+        // Fractions of the result: 0.1 of 200 is 20 horizontally, 0.1 of 100 is 10 vertically.
+        let relative = try tiled("wm:1:re:0.1:0.1")
+        for (x, y, red) in [(10, 5, true), (29, 14, true), (30, 5, false), (9, 5, false), (50, 5, true), (10, 25, true), (10, 16, false)] {
+            #expect(Self.isRed(relative, 200, x, y) == red, "(\(x), \(y))")
+        }
+    }
 }

@@ -63,7 +63,8 @@ public struct ImgproxyTransformer: ImageTransformer {
 
     /// imgproxy's `watermark`: scaled to fit `scale` times the result's size (its own size for 0),
     /// then placed by its position with offsets from that edge (pixels times `dpr`, fractions of
-    /// the result below 1), partly outside when the offsets push it there, or repeated for `re`.
+    /// the result below 1), partly outside when the offsets push it there, or repeated for `re`
+    /// (the offsets there are the gaps between the copies).
     private func placeWatermark(_ watermark: Image, on image: Image, dpr: Double) throws(ImageKernelError) -> Image {
         let o = options
         var mark = watermark
@@ -73,7 +74,12 @@ public struct ImgproxyTransformer: ImageTransformer {
             mark = try ResizeTransformer(.fit, width: width, height: height, allowsEnlarging: true).transform(mark)
         }
         guard o.watermarkPosition.kind != .re else {
-            return try WatermarkTransformer(watermark: mark, opacity: o.watermarkOpacity, position: .tiled).transform(image)
+            // The offsets are the gaps between the tiles: pixels (times dpr) from 1 up, else
+            // fractions of the result.
+            let gapX = abs(o.watermarkPosition.x) >= 1 ? ImgproxyGeometry.roundToEven(o.watermarkPosition.x * dpr) : ImgproxyGeometry.scaleToEven(image.width, o.watermarkPosition.x)
+            let gapY = abs(o.watermarkPosition.y) >= 1 ? ImgproxyGeometry.roundToEven(o.watermarkPosition.y * dpr) : ImgproxyGeometry.scaleToEven(image.height, o.watermarkPosition.y)
+            let position: WatermarkTransformer.Position = gapX > 0 || gapY > 0 ? .tiledWithGaps(horizontal: gapX, vertical: gapY) : .tiled
+            return try WatermarkTransformer(watermark: mark, opacity: o.watermarkOpacity, position: position).transform(image)
         }
         let at = ImgproxyGeometry.position(
             outer: (image.width, image.height), inner: (mark.width, mark.height), gravity: o.watermarkPosition, dpr: dpr, overflows: true)
