@@ -29,7 +29,12 @@ enum HEIFDecoding {
         let format = HEIFPixels.format(of: primary, preserve16Bit: options.preserve16Bit, monochrome: boxes.isMonochrome)
         var image: Image
         var source: String?
-        if target != size, let thumbnail = embeddedThumbnail(of: primary, covering: target, fullSize: size) {
+        if options.embeddedThumbnail, let thumbnail = largestThumbnail(of: primary) {
+            // The stored thumbnail instead of the image; a box fits the thumbnail's own size.
+            let thumbnailFormat = HEIFPixels.format(of: thumbnail, preserve16Bit: options.preserve16Bit, monochrome: boxes.isMonochrome)
+            image = try HEIFPixels.decode(thumbnail, as: thumbnailFormat, coder: coder)
+            source = "embedded"
+        } else if target != size, let thumbnail = embeddedThumbnail(of: primary, covering: target, fullSize: size) {
             image = try HEIFPixels.decode(thumbnail, as: format, coder: coder)
             source = "embedded"
         } else {
@@ -41,8 +46,9 @@ enum HEIFDecoding {
             throw HEIFFailure.pixelLimit("decoded image", width: decoded.width, height: decoded.height, limit: limit, coder: coder)
         }
         if let box {
-            // An embedded thumbnail goes to the primary image's thumbnail size, a full decode to its own.
-            let final = source == "embedded" ? target : PixelSize.thumbnail(of: decoded, fitting: box)
+            // An embedded thumbnail chosen to cover the box goes to the primary image's thumbnail
+            // size; a full decode, or the thumbnail asked for, to its own.
+            let final = source == "embedded" && !options.embeddedThumbnail ? target : PixelSize.thumbnail(of: decoded, fitting: box)
             if final != decoded {
                 image = try image.areaDownscaled(to: final)
                 source = source ?? "downscaled"
@@ -87,6 +93,11 @@ enum HEIFDecoding {
                 return abs(impliedHeight - Double(s.height)) <= 2 || abs(impliedWidth - Double(s.width)) <= 2
             }
             .min { $0.size.width < $1.size.width }
+    }
+
+    /// The stored thumbnail with the most pixels (``DecodeOptions/embeddedThumbnail``), if any.
+    static func largestThumbnail(of primary: HEIFImageHandle) -> HEIFImageHandle? {
+        primary.thumbnails().max { $0.size.width * $0.size.height < $1.size.width * $1.size.height }
     }
 
     static func sniffedFormat(_ data: Data) -> ImageFormat {

@@ -114,6 +114,12 @@ public struct DecodeOptions: Sendable, Hashable {
     /// one the coder picks (e.g. the largest ICO entry) is decoded. Ignored with
     /// ``firstFrameOnly``; the frame budgets (``maxFrameCount``, ``animationPixelLimit``) apply.
     public var allPages: Bool = false
+    /// Decode the image's embedded thumbnail (the largest, when there are several) instead of
+    /// the image itself, where the file stores one and the coder can read it (HEIF and AVIF:
+    /// CoderHEIF); a file without one decodes as usual. The decoded image notes
+    /// ``Image/MetadataKey/thumbnailSource`` `embedded`. Coders that know no embedded thumbnails
+    /// ignore it (imgproxy's `enforce_thumbnail`).
+    public var embeddedThumbnail: Bool = false
     /// Converts colour the coder cannot carry as it is: a coder meeting CMYK samples with a CMYK
     /// ICC profile hands them to this converter for sRGB (``ColorConverter/convertCMYK(profile:inverted:source:sourceStride:destination:destinationStride:width:rows:_:)``)
     /// and delivers RGB without the profile. Without one (the default) CMYK becomes RGB by the
