@@ -49,6 +49,9 @@ struct CompatOptions: ParsableArguments {
     @Flag(help: "imgproxy mode: answer AVIF to clients that accept it, whatever the URL names (IMGPROXY_ENFORCE_AVIF).")
     var enforceAvif = false
 
+    @Flag(help: "imgproxy mode: decode a HEIF or AVIF source's embedded thumbnail, when it has one, instead of its image (IMGPROXY_ENFORCE_THUMBNAIL); a URL's enforce_thumbnail wins.")
+    var enforceThumbnail = false
+
     @Flag(inversion: .prefixedNo, help: "Strip EXIF, XMP and IPTC from results (default; --keep-copyright keeps copyright); --no-strip-metadata keeps all of it, GPS included (IMGPROXY_STRIP_METADATA). Both modes.")
     var stripMetadata = true
 
@@ -76,6 +79,7 @@ struct CompatOptions: ParsableArguments {
         settings.autoAVIF = autoAvif
         settings.enforceWebP = enforceWebp
         settings.enforceAVIF = enforceAvif
+        settings.enforceThumbnail = enforceThumbnail
         do {
             try settings.addPresets(presets)
         } catch let error as ProxyError {

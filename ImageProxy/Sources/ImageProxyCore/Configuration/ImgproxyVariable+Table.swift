@@ -59,6 +59,7 @@ extension ImgproxyVariable {
         .bool("AUTO_AVIF", "auto-avif"),
         .bool("ENABLE_AVIF_DETECTION", "auto-avif"),
         .bool("ENFORCE_WEBP", "enforce-webp"),
+        .bool("ENFORCE_THUMBNAIL", "enforce-thumbnail"),
         .bool("ENFORCE_AVIF", "enforce-avif"),
         .bool("JPEG_PROGRESSIVE", "jpeg-progressive"),
         .bool("PNG_INTERLACED", "png-interlaced"),

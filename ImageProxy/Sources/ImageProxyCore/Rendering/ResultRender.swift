@@ -108,6 +108,8 @@ enum ResultRender {
     ) throws(ImageKernelError) -> Image {
         var options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: spec?.shrinkOnLoad)
         options.colorConverter = ColorPolicy.converter  // CMYK with a profile becomes RGB through it
+        // imgproxy's enforce_thumbnail: a HEIF or AVIF source's stored thumbnail instead of its image.
+        if let step = spec?.steps.first as? ImgproxyTransformer, step.options.enforceThumbnail == true { options.embeddedThumbnail = true }
         if limits.maxAnimationFrames > 1, OutputChoice.animatable.contains(sourceFormat), choice.mayAnimate(sourceFormat, encodable: encodable) {
             var animation = options
             animation.firstFrameOnly = false

@@ -11,6 +11,7 @@ extension ImageProxyService {
             let parsed = try ImgproxyPath.parse(path, settings: settings)
             var options = parsed.options
             if settings.maxResultDimension > 0, options.maxResultDimension == 0 { options.maxResultDimension = settings.maxResultDimension }
+            if options.enforceThumbnail == nil, settings.enforceThumbnail { options.enforceThumbnail = true }
             do throws(ProxyError) {
                 try checkSource(parsed.source)
             } catch {

@@ -69,7 +69,7 @@ struct ImgproxyPathTests {
         o = try parse("/watermark:0.5:soea:10:20:0.6/plain/\(Self.origin)").options
         #expect(o.watermarkOpacity == 0.5 && o.watermarkPosition == .init(.soea, x: 10, y: 20) && o.watermarkScale == 0.6)
         o = try parse("/cachebuster:123/sm:true/kcr:1/scp:0/eth:1/ar:0/rot:90/fl:1:0/pd:1:2/t:10:ff0000/plain/\(Self.origin)").options
-        #expect(o.cacheBuster == "123" && o.stripMetadata == true && o.keepCopyright == true && o.stripColorProfile == false && o.enforceThumbnail)
+        #expect(o.cacheBuster == "123" && o.stripMetadata == true && o.keepCopyright == true && o.stripColorProfile == false && o.enforceThumbnail == true)
         #expect(!o.autoRotate && o.rotate == 90 && o.flipHorizontal && !o.flipVertical)
         #expect(o.padding == (1, 2, 1, 2) && o.trimThreshold == 10 && o.trimColor == RGBAColor(hex: "ff0000"))
         o = try parse("/fq:webp:50:avif:40/mb:1000/f:webp/skp:gif/raw:1/fn:cat/att:1/exar:1:we/plain/\(Self.origin)").options

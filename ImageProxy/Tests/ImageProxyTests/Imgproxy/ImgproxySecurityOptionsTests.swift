@@ -83,3 +83,32 @@ struct ImgproxySecurityOptionsTests {
         }
     }
 }
+
+/// imgproxy's `enforce_thumbnail` through the running service: a HEIF source's stored thumbnail
+/// instead of its image, per URL or by `--enforce-thumbnail` (`IMGPROXY_ENFORCE_THUMBNAIL`), the
+/// URL winning.
+@Suite("imgproxy compat: enforce_thumbnail", .serialized)
+struct ImgproxyEnforceThumbnailTests {
+    @Test("eth decodes the HEIF source's 320x212 thumbnail: the result's size says which image was used")
+    func enforceThumbnail() async throws {
+        // example.heic is 1280x854 with a 320x212 thumbnail; without enlarge a fit into 1000x1000
+        // keeps whichever was decoded at its own size.
+        let origin = try NginxServer(tls: false, files: ["example.heic": try TestData.data("heif/libheif/example.heic")])
+        let source = origin.url("example.heic").absoluteString
+        let cases: [([String], String, Int)] = [
+            ([], "", 1000),
+            ([], "/eth:1", 320),
+            ([], "/enforce_thumbnail:true", 320),
+            (["--enforce-thumbnail"], "", 320),
+            (["--enforce-thumbnail"], "/eth:0", 1000),
+        ]
+        for (flags, option, width) in cases {
+            let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix] + flags)
+            let served = try await HTTP.get(proxy.url("/unsafe/rs:fit:1000:1000\(option)/plain/\(source)@jpg"))
+            #expect(served.status == 200, "\(flags) \(option)")
+            guard served.status == 200 else { continue }
+            let image = try JPEGCoder().decode(served.body, options: DecodeOptions())
+            #expect(image.width == width, "\(flags) \(option): \(image.width)x\(image.height)")
+        }
+    }
+}

@@ -86,12 +86,14 @@ public struct ImgproxyOptions: Sendable, Hashable {
     /// `strip_metadata`, `keep_copyright`, `strip_color_profile`: nil leaves it to the service's
     /// settings (`IMGPROXY_STRIP_METADATA`, `IMGPROXY_KEEP_COPYRIGHT`, `IMGPROXY_STRIP_COLOR_PROFILE`);
     /// applied through ``ProxyRequest/Output/metadata`` and ``ProxyRequest/Output/keepsColorProfile``.
-    /// `preserve_hdr`, `enforce_thumbnail`: read, not applied (see the README's migration page).
+    /// `preserve_hdr`: read, not applied (results are 8-bit; see the README's migration page).
+    /// `enforce_thumbnail`: decode a HEIF or AVIF source's embedded thumbnail instead of its image
+    /// (``DecodeOptions/embeddedThumbnail``); nil leaves it to ``ImgproxySettings/enforceThumbnail``.
     public var stripMetadata: Bool?
     public var keepCopyright: Bool?
     public var stripColorProfile: Bool?
     public var preserveHDR = false
-    public var enforceThumbnail = false
+    public var enforceThumbnail: Bool?
     /// `quality` (0: the service's default for the format).
     public var quality = 0
     /// `format_quality`: quality by format, `max_bytes`: the result's byte budget.
@@ -146,6 +148,7 @@ public struct ImgproxyOptions: Sendable, Hashable {
             parts.append("wm:\(keyNumber(watermarkOpacity)):\(watermarkPosition.key):\(keyNumber(watermarkScale))")
         }
         if maxResultDimension > 0 { parts.append("mrd:\(maxResultDimension)") }
+        if enforceThumbnail == true { parts.append("eth:1") }
         if let limits = sourceLimits.keyPart { parts.append(limits) }
         return parts.joined(separator: "/")
     }

@@ -33,6 +33,9 @@ public struct ImgproxySettings: Sendable {
     /// (`IMGPROXY_ENFORCE_WEBP`, `IMGPROXY_ENFORCE_AVIF`).
     public var enforceWebP = false
     public var enforceAVIF = false
+    /// Decode a HEIF or AVIF source's embedded thumbnail, when it has one, instead of its image,
+    /// unless the URL's `enforce_thumbnail` says otherwise (`IMGPROXY_ENFORCE_THUMBNAIL`).
+    public var enforceThumbnail = false
 
     public init() {}
 
