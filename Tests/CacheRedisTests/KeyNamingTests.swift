@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Redis keys are the prefix and the hex SHA-256 of the cache key's UTF-8: pinned here so that a
-/// change of hashing library (swift-crypto to OpenSSL's libcrypto) cannot orphan a fleet's entries.
+/// change of hashing library cannot orphan a fleet's entries.
 @Suite struct KeyNamingTests {
     @Test func redisKeyIsPrefixPlusHexSHA256OfTheKeysUTF8() {
         // python3: "t:" + hashlib.sha256("https://example.com/a b.jpg?x=1#é".encode()).hexdigest()
