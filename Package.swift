@@ -27,6 +27,9 @@ let package = Package(
         .library(name: "CacheS3", targets: ["CacheS3"]),
         .library(name: "ImageKernelConformance", targets: ["ImageKernelConformance"]),
         .library(name: "Transformers", targets: ["Transformers"]),
+        // SHA-256, HMAC-SHA256 and MD5 on the system's OpenSSL libcrypto (cache and object names,
+        // SigV4, image-proxy signatures), so no build compiles a cryptography library of its own.
+        .library(name: "Digests", targets: ["Digests"]),
         .executable(name: "imagekernel", targets: ["imagekernel"]),
         // For tests only, never for applications: real servers on 127.0.0.1 (a scriptable HTTP
         // origin, nginx, redis-server), the repository's test corpora and a peak-memory probe, for
@@ -37,10 +40,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // OpenSSL 3's EVP digests and HMAC behind typed functions (no OpenSSL type reaches Swift).
+        .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "Digests", dependencies: ["CDigest"], swiftSettings: strict),
         .target(
             name: "ImageKernel",
             dependencies: [
@@ -51,7 +56,7 @@ let package = Package(
         ),
         .target(
             name: "CacheDisk",
-            dependencies: ["ImageKernel", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ImageKernel", "Digests"],
             swiftSettings: strict
         ),
         // Child process for CacheDiskTests (crash and multi-process tests); not a product.
@@ -62,7 +67,7 @@ let package = Package(
         .target(
             name: "CacheRedis",
             dependencies: [
-                "ImageKernel", "CHiredis", .product(name: "Crypto", package: "swift-crypto"),
+                "ImageKernel", "CHiredis", "Digests",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -97,22 +102,22 @@ let package = Package(
         .target(name: "ColorLCMS", dependencies: ["ImageKernel", "CLCMS"], swiftSettings: strict),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "LoaderHTTP", dependencies: ["ImageKernel", "CCurl"], swiftSettings: strict),
-        // s3:// on LoaderHTTP's HTTPLoader; our own SigV4 signer (swift-crypto) and credential chain.
+        // s3:// on LoaderHTTP's HTTPLoader; our own SigV4 signer (Digests) and credential chain.
         .target(
             name: "LoaderS3",
-            dependencies: ["ImageKernel", "LoaderHTTP", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ImageKernel", "LoaderHTTP", "CCurl", "Digests"],
             swiftSettings: strict
         ),
         // An ImageCache on a bucket, through LoaderS3's signed client.
         .target(
             name: "CacheS3",
-            dependencies: ["ImageKernel", "LoaderS3", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ImageKernel", "LoaderS3", "Digests"],
             swiftSettings: strict
         ),
         // Test-only support: REFERENCE-ANIM.tsv and its hashes, for the WebP and GIF tests.
         .target(
             name: "AnimationReference",
-            dependencies: ["ImageKernelTestSupport", "ImageKernel", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ImageKernelTestSupport", "ImageKernel", "Digests"],
             swiftSettings: strict
         ),
         // Test support (servers, corpora in Tests/Corpora, memory probe); see its product above.
@@ -133,7 +138,7 @@ let package = Package(
                 "ImageKernel", "LoaderFile", "LoaderHTTP", "CoderPNG", "CoderJPEG", "CoderHEIF", "CoderWebP", "CoderGIF", "CoderBMP", "CacheDisk",
                 "CacheRedis", "Transformers", "CoderTIFF", "CoderJXL", "CoderSVG", "ColorLCMS", "LoaderS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Digests",
             ],
             swiftSettings: strict
         ),
@@ -155,19 +160,19 @@ let package = Package(
         .testTarget(name: "ImageKernelTests", dependencies: ["ImageKernelTestSupport", "ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(
             name: "CoderJPEGTests",
-            dependencies: ["ImageKernelTestSupport", "CoderJPEG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ImageKernelTestSupport", "CoderJPEG", "ImageKernelConformance", "Digests"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CoderPNGTests",
-            dependencies: ["ImageKernelTestSupport", "CoderPNG", "ImageKernelConformance", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ImageKernelTestSupport", "CoderPNG", "ImageKernelConformance", "Digests"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CoderHEIFTests",
             dependencies: [
                 "ImageKernelTestSupport", "CoderHEIF", "ImageKernelConformance", "LoaderFile", "CoderPNG", "CoderJPEG",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Digests",
             ],
             swiftSettings: strict
         ),
@@ -224,6 +229,7 @@ let package = Package(
             dependencies: ["ImageKernelTestSupport", "CacheS3", "LoaderS3", "ImageKernel", "ImageKernelConformance"],
             swiftSettings: strict
         ),
+        .testTarget(name: "DigestsTests", dependencies: ["Digests"], swiftSettings: strict),
         .testTarget(name: "ImageKernelConformanceTests", dependencies: ["ImageKernel", "ImageKernelConformance"], swiftSettings: strict),
         .testTarget(
             name: "TransformersTests",

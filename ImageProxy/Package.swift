@@ -18,7 +18,6 @@ let package = Package(
         .package(name: "ImageKernel", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -41,7 +40,7 @@ let package = Package(
             .product(name: "ColorLCMS", package: "ImageKernel"), .product(name: "CoderTIFF", package: "ImageKernel"),
             .product(name: "CoderBMP", package: "ImageKernel"), .product(name: "CoderJXL", package: "ImageKernel"),
             .product(name: "CoderSVG", package: "ImageKernel"),
-            .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "Digests", package: "ImageKernel"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Configuration", package: "swift-configuration"),
         ]),
@@ -59,7 +58,7 @@ let package = Package(
         // MallocTuning.swift for what it changes.
         linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4", .when(platforms: [.linux]))]),
         .testTarget(name: "ImageProxyTests", dependencies: [
-            "ImageProxyCore", .product(name: "Crypto", package: "swift-crypto"),
+            "ImageProxyCore", .product(name: "Digests", package: "ImageKernel"),
             .product(name: "ImageKernelTestSupport", package: "ImageKernel"),
             .product(name: "CoderJPEG", package: "ImageKernel"), .product(name: "CoderPNG", package: "ImageKernel"),
             .product(name: "CoderGIF", package: "ImageKernel"), .product(name: "CoderWebP", package: "ImageKernel"),

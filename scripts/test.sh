@@ -28,7 +28,7 @@ step_done "main package: build with tests"
 memory_test='thumbnailPeakMemoryIsFarBelowFullDecode'
 webp_memory_test='webpThumbnailPeakMemoryIsFarBelowFullDecode'
 groups=(
-  "--filter ImageKernelTests|LoaderFileTests|ImageKernelConformanceTests --skip StressTests"
+  "--filter ImageKernelTests|LoaderFileTests|ImageKernelConformanceTests|DigestsTests --skip StressTests"
   "--filter StressTests"
   "--filter imagekernelTests --skip QueueCLITests"
   "--filter QueueCLITests"

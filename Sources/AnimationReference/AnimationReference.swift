@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import ImageKernel
 import ImageKernelTestSupport
@@ -8,7 +8,7 @@ import ImageKernelTestSupport
 
 /// SHA-256 (lowercase hex) of bytes.
 public func sha256Hex(_ bytes: [UInt8]) -> String {
-    SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    SHA256.hash(bytes).hex
 }
 
 /// One frame as REFERENCE-ANIM.tsv hashes it: 8-bit RGBA, and with `zeroingTransparentRGB` the
@@ -25,9 +25,9 @@ public func rgba8(_ image: Image, zeroingTransparentRGB: Bool = false) -> [UInt8
 
 /// The all-frames hash: SHA-256 over every frame's RGBA, concatenated in order.
 public func allFramesHash(_ image: Image, zeroingTransparentRGB: Bool = false) -> String {
-    var hash = SHA256()
-    for frame in image.allFrames { hash.update(data: rgba8(frame.image, zeroingTransparentRGB: zeroingTransparentRGB)) }
-    return hash.finalize().map { String(format: "%02x", $0) }.joined()
+    var hash = SHA256.Hasher()
+    for frame in image.allFrames { hash.update(rgba8(frame.image, zeroingTransparentRGB: zeroingTransparentRGB)) }
+    return hash.finalize().hex
 }
 
 /// `count` copies of `bytes`, each with four bytes at or after `start` flipped by a fixed-seed

@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import ImageKernel
 import LoaderS3
@@ -29,10 +29,7 @@ public final class S3Cache: ImageCache {
 
     /// The object name for a cache key.
     public func objectKey(for key: String) -> String {
-        configuration.prefix + SHA256.hash(data: Data(key.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        configuration.prefix + SHA256.hash(utf8: key).hex
     }
 
     /// The stored bytes and validators; nil on a miss, for types without the disk tier, for an

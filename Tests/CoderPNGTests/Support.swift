@@ -1,10 +1,10 @@
-import Crypto
+import Digests
 import Foundation
 import ImageKernel
 
 /// SHA-256 (lowercase hex) of the image converted to 8-bit RGBA, as REFERENCE.tsv hashes it.
 func rgba8SHA256(_ image: Image) -> String {
-    SHA256.hash(data: image.rgba8Pixels()).map { String(format: "%02x", $0) }.joined()
+    SHA256.hash(image.rgba8Pixels()).hex
 }
 
 /// Runs `body` and returns the `ImageKernelError` it throws, or nil when it succeeds.
@@ -42,7 +42,7 @@ func syntheticPixels(width: Int, height: Int, channels: Int, bitsPerComponent: I
 }
 
 func sha256Hex(_ bytes: [UInt8]) -> String {
-    SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    SHA256.hash(bytes).hex
 }
 
 /// The chunks of a PNG file, read without libpng (for checking what a file declares).

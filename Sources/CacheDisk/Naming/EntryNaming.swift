@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 
 /// Turns cache keys into file names: hex digest of every UTF-8 byte of the key, plus the key's
@@ -22,9 +22,9 @@ struct EntryNaming: Sendable {
             let ext = PathExtension.of(bytes, maxLength: maxExtensionLength)
             switch naming {
             case .sha256:
-                return SHA256.hash(data: bytes).withUnsafeBytes { EntryPath(directory: directory, digest: $0, ext: ext) }
+                return SHA256.hash(bytes).withUnsafeBytes { EntryPath(directory: directory, digest: $0, ext: ext) }
             case .md5:
-                return Insecure.MD5.hash(data: bytes).withUnsafeBytes { EntryPath(directory: directory, digest: $0, ext: ext) }
+                return MD5.hash(bytes).withUnsafeBytes { EntryPath(directory: directory, digest: $0, ext: ext) }
             }
         }
     }

@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 
 /// Cache key → Redis key: the prefix, then the hex SHA-256 of the key's UTF-8 bytes.
@@ -7,17 +7,12 @@ import Foundation
 /// cannot become protocol or pattern syntax, and every Redis key has the same short length.
 struct KeyNaming: Sendable {
     let prefix: String
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     func redisKey(for key: String) -> Data {
-        var out: [UInt8] = []
-        out.reserveCapacity(prefix.utf8.count + 64)
+        var out = Data(capacity: prefix.utf8.count + 2 * SHA256.byteCount)
         out.append(contentsOf: prefix.utf8)
-        for byte in SHA256.hash(data: Array(key.utf8)) {
-            out.append(Self.hexDigits[Int(byte >> 4)])
-            out.append(Self.hexDigits[Int(byte & 0x0F)])
-        }
-        return Data(out)
+        out.append(contentsOf: SHA256.hash(utf8: key).hex.utf8)
+        return out
     }
 
     /// A `SCAN MATCH` pattern for every key under the prefix (glob characters in it escaped).

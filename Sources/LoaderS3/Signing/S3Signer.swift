@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 
 /// Signs requests with AWS Signature Version 4 (header form).
@@ -51,8 +51,8 @@ public struct S3Signer: Sendable {
         toSign["host"] = Self.hostHeader(url)
         let scope = "\(amzDate.prefix(8))/\(region)/\(service)/aws4_request"
         let canonical = canonicalRequest(method: method, url: url, headers: toSign, payloadHash: payloadHash)
-        let stringToSign = "AWS4-HMAC-SHA256\n\(amzDate)\n\(scope)\n\(Self.hex(SHA256.hash(data: Data(canonical.request.utf8))))"
-        let signature = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: signingKey(day: String(amzDate.prefix(8)))))
+        let stringToSign = "AWS4-HMAC-SHA256\n\(amzDate)\n\(scope)\n\(SHA256.hash(utf8: canonical.request).hex)"
+        let signature = HMACSHA256.authenticationCode(for: Array(stringToSign.utf8), key: signingKey(day: String(amzDate.prefix(8)))).hex
         added["Authorization"] = "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(canonical.signedHeaders), Signature=\(signature)"
         return added
     }
@@ -68,10 +68,10 @@ public struct S3Signer: Sendable {
     }
 
     /// The derived signing key for a day (`yyyyMMdd`).
-    func signingKey(day: String) -> SymmetricKey {
-        var key = SymmetricKey(data: Data("AWS4\(credentials.secretAccessKey)".utf8))
-        for part in [day, region, service, "aws4_request"] {
-            key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
+    func signingKey(day: String) -> DigestBytes {
+        var key = HMACSHA256.authenticationCode(for: Array(day.utf8), key: Array("AWS4\(credentials.secretAccessKey)".utf8))
+        for part in [region, service, "aws4_request"] {
+            key = HMACSHA256.authenticationCode(for: Array(part.utf8), key: key)
         }
         return key
     }
@@ -114,16 +114,6 @@ public struct S3Signer: Sendable {
         return "\(c.year ?? 1970)\(two(c.month))\(two(c.day))T\(two(c.hour))\(two(c.minute))\(two(c.second))Z"
     }
 
-    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for byte in digest {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// The hex SHA-256 of a body, for ``signedHeaders(method:url:headers:payloadHash:date:includeContentHash:)``.
-    public static func payloadHash(_ body: Data) -> String { hex(SHA256.hash(data: body)) }
+    public static func payloadHash(_ body: Data) -> String { SHA256.hash(body).hex }
 }

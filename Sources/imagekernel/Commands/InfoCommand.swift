@@ -1,5 +1,5 @@
 import ArgumentParser
-import Crypto
+import Digests
 import Foundation
 import ImageKernel
 
@@ -36,7 +36,7 @@ struct InfoCommand: AsyncParsableCommand {
                 let result = try await manager.image(for: Sources.url(for: source), options: .fromLoaderOnly, context: Self.noStore)
                 guard let image = result.image else { continue }
                 let format = result.data.map { ImageFormat.sniff($0) } ?? image.sourceFormat
-                let digest = SHA256.hash(data: image.rgba8Pixels()).map { String(format: "%02x", $0) }.joined()
+                let digest = SHA256.hash(image.rgba8Pixels()).hex
                 print([Sources.field(source), format.rawValue, "\(image.width)", "\(image.height)",
                        image.pixelFormat.description, "\(image.orientation.rawValue)", digest,
                        "\(image.frameCount)", image.loopCount.map(String.init) ?? "-"].joined(separator: "\t"))

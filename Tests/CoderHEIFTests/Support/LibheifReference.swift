@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import ImageKernel
 import ImageKernelTestSupport
@@ -39,5 +39,5 @@ enum LibheifReference {
 
 /// SHA-256 of the image as 8-bit RGBA rows, the hash the reference tables use.
 func rgbaHash(_ image: Image) -> String {
-    SHA256.hash(data: image.rgba8Pixels()).map { String(format: "%02x", $0) }.joined()
+    SHA256.hash(image.rgba8Pixels()).hex
 }

@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import ImageKernelTestSupport
 import ImageKernel
@@ -47,5 +47,5 @@ enum Reference {
 
 /// SHA-256 of the image as 8-bit RGBA rows, the hash REFERENCE.tsv uses.
 func rgbaHash(_ image: Image) -> String {
-    SHA256.hash(data: image.rgba8Pixels()).map { String(format: "%02x", $0) }.joined()
+    SHA256.hash(image.rgba8Pixels()).hex
 }

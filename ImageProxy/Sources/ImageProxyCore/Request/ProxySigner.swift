@@ -1,14 +1,13 @@
-import Crypto
+import Digests
 import Foundation
 
 /// imgproxy's URL signature: HMAC-SHA256 over `salt + path` with `key`, in base64url without
 /// padding, where `path` is everything after `/{signature}` (starting with `/`).
 public struct ProxySigner: Sendable {
-    // Plain arrays: SymmetricKey is not Sendable in swift-crypto 3 (it is made per use), and a
-    // Data kept in a global hides its storage from LeakSanitizer (its pointer carries enum tag bits).
+    // Plain arrays: a Data kept in a global hides its storage from LeakSanitizer (its pointer
+    // carries enum tag bits).
     private let keyBytes: [UInt8]
     private let salt: [UInt8]
-    private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
 
     /// A signer from hex-encoded key and salt; nil when either is not hex or the key is empty.
     public init?(keyHex: String, saltHex: String) {
@@ -19,30 +18,28 @@ public struct ProxySigner: Sendable {
 
     /// The signature of `path`.
     public func signature(for path: String) -> String {
-        var hmac = HMAC<SHA256>(key: key)
-        hmac.update(data: salt)
-        hmac.update(data: Data(path.utf8))
-        return ProxyRequest.base64URLEncoded(Data(hmac.finalize()))
+        ProxyRequest.base64URLEncoded(Data(mac(for: path)))
     }
 
     /// Whether `signature` signs `path` (compared in constant time).
     public func isValid(_ signature: String, for path: String) -> Bool {
-        guard let code = ProxyRequest.base64URLDecoded(Substring(signature)), code.count == SHA256.byteCount else { return false }
-        var message = salt
-        message.append(contentsOf: path.utf8)
-        return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: message, using: key)
+        guard let code = ProxyRequest.base64URLDecoded(Substring(signature)), code.count == HMACSHA256.byteCount else { return false }
+        return mac(for: path).constantTimeEquals(code)
     }
 
     /// Whether `mac` is the first `size` bytes (1–32) of the HMAC of `path` (imgproxy's
     /// `IMGPROXY_SIGNATURE_SIZE`), compared in constant time.
     public func isValid(truncated mac: Data, size: Int, for path: String) -> Bool {
-        let size = min(max(size, 1), SHA256.byteCount)
-        var hmac = HMAC<SHA256>(key: key)
-        hmac.update(data: salt)
-        hmac.update(data: Data(path.utf8))
-        let expected = Array(hmac.finalize()).prefix(size)
-        guard mac.count == expected.count else { return false }
-        return zip(mac, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        let size = min(max(size, 1), HMACSHA256.byteCount)
+        guard mac.count == size else { return false }
+        return zip(mac, self.mac(for: path).prefix(size)).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// The HMAC-SHA256 of `salt + path` under the key.
+    private func mac(for path: String) -> DigestBytes {
+        var message = salt
+        message.append(contentsOf: path.utf8)
+        return HMACSHA256.authenticationCode(for: message, key: keyBytes)
     }
 
     static func bytes(hex: String) -> Data? {

@@ -139,6 +139,8 @@ struct ImgproxyPathTests {
         }
         settings.signatureSize = 8
         #expect(throws: Never.self) { try ImgproxyPath.parse("/oKfUtW34Dvo" + rest, settings: settings) }
+        #expect { try ImgproxyPath.parse("/pKfUtW34Dvo" + rest, settings: settings) } throws: { ($0 as? ProxyError)?.status == 403 }
+        #expect { try ImgproxyPath.parse("/oKfUtW34Dv" + rest, settings: settings) } throws: { ($0 as? ProxyError)?.status == 403 }
         settings.trustedSignatures = ["trusted"]
         #expect(throws: Never.self) { try ImgproxyPath.parse("/trusted" + rest, settings: settings) }
         // Without a key any signature passes, but one that looks like an option.

@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 
 /// Builds proxy paths the way a client library would, independently of the service's code.
@@ -26,7 +26,7 @@ enum Paths {
         guard let key, let salt else { return "unsafe" }
         var message = Data(hex: salt)
         message.append(Data(rest.utf8))
-        let mac = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: Data(hex: key)))
+        let mac = HMACSHA256.authenticationCode(for: message, key: Data(hex: key))
         return Data(mac).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
