@@ -28,7 +28,7 @@ def request_url(service, base, source):
     if service == "thumbor":
         # thumbor's WxH without fit-in is a fill: scale to cover, then crop the centre
         return "%s/unsafe/%dx%d/filters:quality(%d)/%s" % (base, W, H, Q, source)
-    if service == "proxy":
+    if service in ("proxy", "proxyb"):
         return "%s/unsafe/resize:fill:%d:%d/q:%d/f:jpeg/plain/%s" % (base, W, H, Q, quote(source, safe=""))
     if service == "nginx":
         return base + "/result.jpg"
@@ -271,12 +271,17 @@ def floor_report(rows, get, sources, ratio):
     print("Floor ratio: image-proxy's CPU per image over the codec floor's (the same decode, resize and encode in C on one"
           " core, run just before and after each service run; medians over rounds):")
     for of in sets:
+        for service in ("proxy", "proxyb"):
+            for c in (1, 8, 64):
+                proxy, floor = get(service, "cold", c, "cpu", of), get("floor", "cold", c, "cpu", of)
+                if proxy is None or floor is None:
+                    continue
+                label = "%s, %d parallel: %s %.0f µs / floor %.0f µs" % (of, c, service, proxy, floor)
+                ratio(label, proxy, floor, ("<= 1.5x", lambda v: v <= 1.5))
         for c in (1, 8, 64):
-            proxy, floor = get("proxy", "cold", c, "cpu", of), get("floor", "cold", c, "cpu", of)
-            if proxy is None or floor is None:
-                continue
-            label = "%s, %d parallel: proxy %.0f µs / floor %.0f µs" % (of, c, proxy, floor)
-            ratio(label, proxy, floor, ("<= 1.5x", lambda v: v <= 1.5))
+            a, b = get("proxy", "cold", c, "cpu", of), get("proxyb", "cold", c, "cpu", of)
+            if a is not None and b is not None:
+                ratio("%s, %d parallel: CPU per image proxyb / proxy (the A/B)" % (of, c), b, a)
         for r in rows:
             if r["service"] == "floorcmp" and sources(r) == of:
                 print("  - %s: the floor's results against image-proxy's: %s" % (of, r["value"]))

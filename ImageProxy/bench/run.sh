@@ -11,6 +11,8 @@
 #   --paths     hot, cold or hot,cold (the default)
 #   --no-build  do not run `swift build` for image-proxy (use the binary as it is)
 #   --proxy-bin the image-proxy binary (default ImageProxy/.build/release/image-proxy)
+#   --proxy-bin-b a second image-proxy binary, service "proxyb" (add it to --services): an A/B in
+#               one run, each cold line measured for proxy then proxyb, with the floor around each
 #   --keep      keep the temporary directory (configs, logs, sources, responses)
 #   --profile   instead of the benchmark, profile image-proxy: perf (`perf record -e cpu-clock -g`
 #               during wrk at 64 connections on the hot URL), perf-cold (the same during the cold
@@ -42,6 +44,7 @@ quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 hot_rounds=1 profile
 services="nginx,thumbor,proxy"
 paths="hot,cold"
 proxy_bin="$root/ImageProxy/.build/release/image-proxy"
+proxy_bin_b=""
 while (($#)); do
   case "$1" in
     --quick) quick=1 ;;
@@ -49,6 +52,7 @@ while (($#)); do
     --paths) paths="$2"; shift ;;
     --no-build) build=0 ;;
     --proxy-bin) proxy_bin="$2"; shift ;;
+    --proxy-bin-b) proxy_bin_b="$2"; shift ;;
     --keep) keep=1 ;;
     --profile) profile="$2"; shift ;;
     --wait-idle) idle_wait="$2"; shift ;;
@@ -92,6 +96,10 @@ fi
 if has thumbor; then "$thumbor_py" -c 'import thumbor' 2>/dev/null || die "$thumbor_py has no thumbor"; fi
 helpers() { python3 "$here/helpers.py" "$@"; }
 
+if has proxyb; then
+  [[ -x $proxy_bin_b ]] || die "--services proxyb needs --proxy-bin-b PATH"
+  has proxy || services="$services,proxy"
+fi
 if has proxy; then
   if ((build)); then
     log "building image-proxy (release)"
@@ -269,7 +277,7 @@ start origin "$nginx_bin" -p "$work/origin" -c "$work/origin/nginx.conf"
 origin_sid=$started
 origin="http://127.0.0.1:$origin_port"
 wait_http "$origin/hot.jpg" "$origin_sid" origin
-[[ $(curl -s -o /dev/null -w '%{http_code}' "$origin/c000.jpg") == 200 ]] || die "the origin does not serve the sources"
+[[ $(curl -s -o /dev/null -w '%{http_code}' "$origin/$(prefix_of "$first_set")000.jpg") == 200 ]] || die "the origin does not serve the sources"
 log "origin: nginx at $origin"
 
 # ---- services: svc_start SERVICE sets $svc_sid and $svc_base, a fresh instance with empty caches ----
@@ -296,8 +304,10 @@ FILE_STORAGE_ROOT_PATH = '$dir/storage'
 EOF
       start thumbor "$thumbor_py" -m thumbor.server -i 127.0.0.1 -p "$port" --processes 2 \
         -c "$dir/thumbor.conf" -l error ;;
-    proxy)
-      start proxy "$proxy_bin" --port "$port" --allow-origin "$origin/" --cache-dir "$dir/cache" "${proxy_args[@]}" ;;
+    proxy|proxyb)
+      local bin=$proxy_bin
+      [[ $1 == proxyb ]] && bin=$proxy_bin_b
+      start "$1" "$bin" --port "$port" --allow-origin "$origin/" --cache-dir "$dir/cache" "${proxy_args[@]}" ;;
   esac
   svc_sid=$started
   wait_http "$svc_base/" "$svc_sid" "$1"
@@ -372,7 +382,7 @@ floor_compare() {
 cold() { # SERVICE SET
   local service=$1 set=$2 n
   for n in $parallel_list; do
-    [[ $service == proxy ]] && floor "$set" "$n"
+    [[ $service == proxy* ]] && floor "$set" "$n"
     svc_start "$service"
     local dir="$work/cold-$service-$set-$n-r${round:-1}"
     mkdir -p "$dir/out"
@@ -389,7 +399,7 @@ cold() { # SERVICE SET
     printf '%s\tcold\t%s\t%s\t-\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$service" "$n" "$wall" "$rss" \
       "$svc_cores" "$client_cores" "$other_cores" "$host_cores" "$failed" "$bytes" "$cold_n" "$set" >>"$tsv"
     log "$(tail -1 "$tsv" | tr '\t' ' ')"
-    if [[ $service == proxy ]]; then
+    if [[ $service == proxy* ]]; then
       floor "$set" "$n"
       floor_compare "$set" "$dir"
     fi
@@ -501,6 +511,7 @@ if on cold; then
     for set in $source_sets; do
       has thumbor && cold thumbor "$set"
       has proxy && cold proxy "$set"
+      has proxyb && cold proxyb "$set"
     done
   done
 fi
