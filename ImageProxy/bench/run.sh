@@ -379,9 +379,9 @@ floor_compare() {
 }
 
 # ---- cold path: every cold source of a set once, N in parallel, fresh service and caches ----
-cold() { # SERVICE SET
+cold() { # SERVICE SET [N]: N alone, or every level of PARALLEL_LIST
   local service=$1 set=$2 n
-  for n in $parallel_list; do
+  for n in ${3:-$parallel_list}; do
     [[ $service == proxy* ]] && floor "$set" "$n"
     svc_start "$service"
     local dir="$work/cold-$service-$set-$n-r${round:-1}"
@@ -509,9 +509,16 @@ if on cold; then
   for ((round = 1; round <= cold_rounds; round++)); do
     ((cold_rounds > 1)) && log "cold round $round of $cold_rounds"
     for set in $source_sets; do
-      has thumbor && cold thumbor "$set"
-      has proxy && cold proxy "$set"
-      has proxyb && cold proxyb "$set"
+      if has proxyb; then # an A/B: the two builds line by line, so they share the machine's moment
+        for n in $parallel_list; do
+          has thumbor && cold thumbor "$set" "$n"
+          cold proxy "$set" "$n"
+          cold proxyb "$set" "$n"
+        done
+      else
+        has thumbor && cold thumbor "$set"
+        has proxy && cold proxy "$set"
+      fi
     done
   done
 fi
