@@ -39,7 +39,7 @@ INTERESTING = {
         ("context switches (kernel schedule)", r"__schedule|finish_task_switch"),
     ],
     "cold": [
-        ("TransformGate render thread (decode+orient+spec+encode)", r"TransformGate\.run"),
+        ("the render (ImageProxyService.renderFresh: load, decode, transform, encode, store)", r"renderFresh"),
         ("  OrientTransformer", r"OrientTransformer"),
         ("  resize (ResizeTransformer)", r"ResizeTransformer"),
         ("    FilterWeights (weights, sin)", r"FilterWeights|__sin"),
