@@ -34,7 +34,8 @@
 # here when missing), TESTDATA (default: the repository's Tests/Corpora),
 # PROXY_ARGS (more image-proxy options, split on spaces), PARALLEL_LIST (the cold path's parallel
 # levels, default "1 8 64"), TMPDIR (where the sources, caches and
-# result storages go; TMPDIR=/dev/shm keeps the file system out of the cold figures).
+# result storages go; TMPDIR=/dev/shm keeps the file system out of the cold figures), FLOOR_CC
+# (the codec floor's C compiler; default clang, else cc).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -61,7 +62,7 @@ while (($#)); do
     --profile-parallel) profile_parallel="$2"; shift ;;
     --sources) case "$2" in photo|noise) source_sets=$2 ;; both) source_sets="photo noise" ;; *) echo "run.sh: --sources takes photo, noise or both" >&2; exit 2 ;; esac; shift ;;
     --floor-rounds) floor_rounds="$2"; shift ;;
-    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
