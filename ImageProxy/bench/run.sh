@@ -62,7 +62,7 @@ while (($#)); do
     --profile-parallel) profile_parallel="$2"; shift ;;
     --sources) case "$2" in photo|noise) source_sets=$2 ;; both) source_sets="photo noise" ;; *) echo "run.sh: --sources takes photo, noise or both" >&2; exit 2 ;; esac; shift ;;
     --floor-rounds) floor_rounds="$2"; shift ;;
-    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
