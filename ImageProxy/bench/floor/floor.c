@@ -15,9 +15,9 @@
  *      4:2:0, baseline, no optimize_coding, edges replicated to whole blocks (cjpeg_write_planes).
  *
  * The weights are computed once per source geometry (the service caches them, FilterAxisCache).
- * The passes here are plain C (the compiler's autovectorisation at -O2), where the service runs
- * AVX2/AVX-512 kernels: the same arithmetic, so the same bytes, but this floor's resize is, if
- * anything, slower than the service's.
+ * With AVX2 or better the passes run on the service's own kernels (Sources/CTransformKernels,
+ * linked in by run.sh) in the order its transposed path takes; otherwise on plain C loops with the
+ * same arithmetic (the service's portable level takes its direct path). Either way the same bytes.
  *
  *   floor [-w W] [-h H] [-q Q] [-r ROUNDS] [-o OUTDIR] FILE...
  *
