@@ -2,7 +2,10 @@
 """Helpers for ImageProxy/bench/run.sh (system python3, standard library only).
 
     helpers.py url SERVICE BASE SOURCE_URL          print the request URL for one source
-    helpers.py curlcfg SERVICE BASE ORIGIN OUTDIR N  curl -K config: the N cold sources, once each
+    helpers.py curlcfg SERVICE BASE ORIGIN OUTDIR N [PREFIX]  curl -K config: the N cold sources
+                                                     (PREFIX000.jpg ...; c: photo windows, n: noise), once each
+    helpers.py floorcmp FLOORDIR SERVICEDIR          the floor's results against the service's: print
+                                                     "files identical same_size size_ratio worst_size_dev_pct"
     helpers.py check FILE [W H]                      is FILE a 200-ready JPEG of W x H? (exit 0/1)
     helpers.py checkcold WRITEOUT OUTDIR N [W H]     validate a cold run: print "ok failed"
     helpers.py wrk WRK_OUTPUT                        print "req_per_s p99_ms errors"
@@ -25,7 +28,7 @@ def request_url(service, base, source):
     if service == "thumbor":
         # thumbor's WxH without fit-in is a fill: scale to cover, then crop the centre
         return "%s/unsafe/%dx%d/filters:quality(%d)/%s" % (base, W, H, Q, source)
-    if service == "proxy":
+    if service in ("proxy", "proxyb"):
         return "%s/unsafe/resize:fill:%d:%d/q:%d/f:jpeg/plain/%s" % (base, W, H, Q, quote(source, safe=""))
     if service == "nginx":
         return base + "/result.jpg"
@@ -64,12 +67,33 @@ def check_file(path, w=W, h=H):
     return jpeg_size(data) == (w, h) and data[-2:] == b"\xff\xd9"
 
 
-def cmd_curlcfg(service, base, origin, outdir, n):
+def cmd_curlcfg(service, base, origin, outdir, n, prefix="c"):
     os.makedirs(outdir, exist_ok=True)
     for i in range(int(n)):
-        url = request_url(service, base, "%s/c%03d.jpg" % (origin.rstrip("/"), i))
+        url = request_url(service, base, "%s/%s%03d.jpg" % (origin.rstrip("/"), prefix, i))
         print('url = "%s"' % url)
-        print('output = "%s/c%03d.jpg"' % (outdir, i))
+        print('output = "%s/%s%03d.jpg"' % (outdir, prefix, i))
+
+
+def cmd_floorcmp(floordir, servicedir):
+    """Does the floor do the service's work? Same dimensions (else the file counts as different),
+    byte-identical files, and the ratio of total sizes floor / service."""
+    files = identical = same_size = 0
+    floor_bytes = service_bytes = 0
+    worst = 0.0
+    for name in sorted(os.listdir(floordir)):
+        try:
+            a = open(os.path.join(floordir, name), "rb").read()
+            b = open(os.path.join(servicedir, name), "rb").read()
+        except OSError:
+            continue
+        files += 1
+        identical += a == b
+        same_size += jpeg_size(a) is not None and jpeg_size(a) == jpeg_size(b)
+        floor_bytes += len(a)
+        service_bytes += len(b)
+        worst = max(worst, abs(len(a) - len(b)) / max(len(b), 1) * 100)
+    print(files, identical, same_size, "%.4f" % (floor_bytes / service_bytes if service_bytes else 0), "%.2f" % worst)
 
 
 def cmd_checkcold(writeout, outdir, n, w=W, h=H):
@@ -148,11 +172,15 @@ def cmd_report(tsv):
             return "-"
         return "%.0f µs" % v if v < 1000 else "%.2f ms" % (v / 1000)
 
-    def get(service, path, conc, key="value"):
+    def sources(r):
+        """The cold path's source set (photo windows or noise); TSVs before the column: photo."""
+        return r.get("sources") or "photo"
+
+    def get(service, path, conc, key="value", of="photo"):
         # With --cold-rounds N a line is measured N times: the median of the rounds.
         values = []
         for r in rows:
-            if r["service"] == service and r["path"] == path and r["conc"] == str(conc):
+            if r["service"] == service and r["path"] == path and r["conc"] == str(conc) and (path == "hot" or sources(r) == of):
                 if key == "cpu":
                     v = cpu_us(r)
                 else:
@@ -174,9 +202,11 @@ def cmd_report(tsv):
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     busy = []
     for r in rows:
+        if r["service"] == "floorcmp":
+            continue
         unit = "req/s" if r["path"] == "hot" else "s"
         print("| %s | %s | %s | %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["service"], r["path"], r["conc"], r["value"], unit, r["p99_ms"], r["peak_rss_mb"],
+            r["service"], r["path"] if r["path"] == "hot" else "cold, " + sources(r), r["conc"], r["value"], unit, r["p99_ms"], r["peak_rss_mb"],
             r["svc_cores"], r.get("client_cores", "-"), r.get("other_cores", "-"), r["host_cores"],
             cpu_text(r), r["errors"], r["bytes"]))
         try:
@@ -225,6 +255,36 @@ def cmd_report(tsv):
         ratio("thumbor CPU / image-proxy CPU per request, hot, %d conns" % c, get("thumbor", "hot", c, "cpu"), get("proxy", "hot", c, "cpu"))
     for c in (1, 8, 64):
         ratio("thumbor CPU / image-proxy CPU per image, cold, %d parallel" % c, get("thumbor", "cold", c, "cpu"), get("proxy", "cold", c, "cpu"))
+    floor_report(rows, get, sources, ratio)
+
+
+def floor_report(rows, get, sources, ratio):
+    """The floor ratio: image-proxy's CPU per image over the codec floor's (floor/floor.c), per source
+    set and parallel level, each from the floor runs just before and after that service run."""
+    sets = []
+    for r in rows:
+        if r["service"] == "floor" and sources(r) not in sets:
+            sets.append(sources(r))
+    if not sets:
+        return
+    print()
+    print("Floor ratio: image-proxy's CPU per image over the codec floor's (the same decode, resize and encode in C on one"
+          " core, run just before and after each service run; medians over rounds):")
+    for of in sets:
+        for service in ("proxy", "proxyb"):
+            for c in (1, 8, 64):
+                proxy, floor = get(service, "cold", c, "cpu", of), get("floor", "cold", c, "cpu", of)
+                if proxy is None or floor is None:
+                    continue
+                label = "%s, %d parallel: %s %.0f µs / floor %.0f µs" % (of, c, service, proxy, floor)
+                ratio(label, proxy, floor, ("<= 1.5x", lambda v: v <= 1.5))
+        for c in (1, 8, 64):
+            a, b = get("proxy", "cold", c, "cpu", of), get("proxyb", "cold", c, "cpu", of)
+            if a is not None and b is not None:
+                ratio("%s, %d parallel: CPU per image proxyb / proxy (the A/B)" % (of, c), b, a)
+        for r in rows:
+            if r["service"] == "floorcmp" and sources(r) == of:
+                print("  - %s: the floor's results against image-proxy's: %s" % (of, r["value"]))
 
 
 def main():
@@ -233,6 +293,8 @@ def main():
         print(request_url(*args))
     elif cmd == "curlcfg":
         cmd_curlcfg(*args)
+    elif cmd == "floorcmp":
+        cmd_floorcmp(*args)
     elif cmd == "check":
         sys.exit(0 if check_file(args[0], *(int(a) for a in args[1:3])) else 1)
     elif cmd == "checkcold":

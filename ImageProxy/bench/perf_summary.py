@@ -39,7 +39,7 @@ INTERESTING = {
         ("context switches (kernel schedule)", r"__schedule|finish_task_switch"),
     ],
     "cold": [
-        ("TransformGate render thread (decode+orient+spec+encode)", r"TransformGate\.run"),
+        ("the render (ImageProxyService.renderFresh: load, decode, transform, encode, store)", r"renderFresh"),
         ("  OrientTransformer", r"OrientTransformer"),
         ("  resize (ResizeTransformer)", r"ResizeTransformer"),
         ("    FilterWeights (weights, sin)", r"FilterWeights|__sin"),
@@ -56,6 +56,24 @@ INTERESTING = {
     ],
 }
 
+# The cold path's CPU, each sample given to one owner (first match over its whole stack, leaf and
+# callers): what the codec floor (floor/) also does, and what it does not.
+OWNERS = [
+    ("codec work: libjpeg and the resize kernels (what the floor does too)", lambda leaf, stack: re.search(r"libjpeg|\bik_|cjpeg_", leaf)),
+    ("spinning waits (sched_yield, SpinningSignal)", lambda leaf, stack: re.search(r"sched_yield|SpinningSignal", stack)),
+    ("disk cache writes (DiskCache stores, file creation, writes, renames)",
+     lambda leaf, stack: re.search(r"DiskCache\.store|ext4_create|__ext4_new_inode|do_renameat|ksys_write|vfs_write\b|fsync|unlinkat", stack)),
+    ("fetching the source (ImageProxyService.loadSource, LoaderHTTP, curl)", lambda leaf, stack: re.search(r"loadSource|HTTPLoader|Transfer\.|curl_|Curl_|libcurl", stack)),
+    ("the render around the codecs (planes, weights, buffers, JPEGCoder, ResizeTransformer)",
+     lambda leaf, stack: re.search(r"renderFresh|PlanarRender|ResultRender|ResizeTransformer|JPEGCoder|SeparableFilter|YCbCr|FilterAxis", stack)),
+    ("HTTP server (NIO event loops, Hummingbird, sockets)", lambda leaf, stack: re.search(r"SelectableEventLoop|NIO|Hummingbird|HTTPServer|writev|sock_|tcp_", stack)),
+    ("request handling (routes, parsing, cache keys, result caches)", lambda leaf, stack: re.search(r"ProxyRoutes|ImageProxyService|ProxyRequest|ResultMemoryCache|SharedWork", stack)),
+    ("page faults elsewhere", lambda leaf, stack: re.search(r"exc_page_fault", stack)),
+    ("Swift concurrency and Dispatch (jobs, task hops)", lambda leaf, stack: re.search(r"swift_job_run|swift_task|libswift_Concurrency|dispatch", stack)),
+    ("kernel: scheduling, futex, idle wake-ups", lambda leaf, stack: re.search(r"schedule|futex|epoll", stack)),
+    ("other", lambda leaf, stack: True),
+]
+
 BUCKETS = [  # leaf frame classification, first match wins
     ("kernel: file system", r"ext4|find_inode_bit|recently_deleted|find_get_block|filemap|jbd2|vfs_|path_openat|dput|d_alloc"),
     ("kernel: network", r"tcp_|sock_|skb|ip_|__dev_|net_|loopback|_copy_from_iter|_copy_to_iter|copy_user"),
@@ -63,7 +81,7 @@ BUCKETS = [  # leaf frame classification, first match wins
     ("kernel: memory (page faults, zeroing)", r"clear_page|page_fault|alloc_pages|folio|unmap|handle_mm_fault|do_anonymous_page|zap_|free_pages|lru"),
     ("kernel: other", r"^\[k\]"),
     ("libjpeg (decode and encode: its frames do not unwind, so no caller above it)", r"libjpeg"),
-    ("resize kernels (SeparableFilter, rendering, clamp, row codec)", r"SeparableFilter|Image\.rendering|clampToRange|WorkingRowCodec|FilterWeights|__sin"),
+    ("resize kernels (CTransformKernels, SeparableFilter, rendering, row codec)", r"\bik_|SeparableFilter|Image\.rendering|clampToRange|WorkingRowCodec|FilterWeights|__sin"),
     ("retain/release", r"swift_retain|swift_release|swift_bridgeObjectRe|swift_unknownObjectRe"),
     ("malloc/free", r"malloc|_int_free|cfree|free@|swift_allocObject|swift_slowAlloc|swift_deallocObject"),
     ("memcpy/memset", r"memmove|memcpy|memset"),
@@ -121,6 +139,14 @@ def main():
                 break
     for label, k in counts.most_common():
         print("  %5.1f %%%s  %s" % (100.0 * k / n, per(k), label))
+    if mode == "cold":
+        print("== attribution: each sample to one owner (the first that matches its stack)")
+        owners = Counter()
+        for frames in samples:
+            stack = "\n".join(frames)
+            owners[next(label for label, match in OWNERS if match(frames[0], stack))] += 1
+        for label, k in owners.most_common():
+            print("  %5.1f %%%s  %s" % (100.0 * k / n, per(k), label))
 
 
 if __name__ == "__main__":

@@ -4,13 +4,15 @@
 #
 #   ImageProxy/bench/run.sh [--quick] [--services nginx,thumbor,proxy] [--no-build]
 #                         [--proxy-bin PATH] [--keep] [--profile perf|perf-cold|callgrind]
-#                         [--wait-idle SECONDS]
+#                         [--wait-idle SECONDS] [--sources photo|noise|both]
 #
 #   --quick     2 s per wrk run and 40 cold sources instead of 10 s and 500 (a smoke test)
 #   --services  which services to measure (default: all three)
 #   --paths     hot, cold or hot,cold (the default)
 #   --no-build  do not run `swift build` for image-proxy (use the binary as it is)
 #   --proxy-bin the image-proxy binary (default ImageProxy/.build/release/image-proxy)
+#   --proxy-bin-b a second image-proxy binary, service "proxyb" (add it to --services): an A/B in
+#               one run, each cold line measured for proxy then proxyb, with the floor around each
 #   --keep      keep the temporary directory (configs, logs, sources, responses)
 #   --profile   instead of the benchmark, profile image-proxy: perf (`perf record -e cpu-clock -g`
 #               during wrk at 64 connections on the hot URL), perf-cold (the same during the cold
@@ -23,21 +25,27 @@
 #               range too (default 1: a p99 from one 10 s run on a shared 2-core VM moves a lot)
 #   --wait-idle before each run, wait up to SECONDS for the rest of the machine to be idle
 #               (other processes below 0.1 core over 2 s); on a shared machine
+#   --sources   the cold path's sources: photo (windows of two photos, the default), noise (400x300
+#               JPEGs of noise, q85) or both; also the set --profile perf-cold renders (the first)
+#   --floor-rounds N  passes over the sources per run of the codec floor (floor/floor.c, run just
+#               before and after every image-proxy cold run; default 2)
 #
 # Environment: THUMBOR_PYTHON (default: the thumbor venv that Benchmarks/peers/setup.sh makes, made
 # here when missing), TESTDATA (default: the repository's Tests/Corpora),
 # PROXY_ARGS (more image-proxy options, split on spaces), PARALLEL_LIST (the cold path's parallel
 # levels, default "1 8 64"), TMPDIR (where the sources, caches and
-# result storages go; TMPDIR=/dev/shm keeps the file system out of the cold figures).
+# result storages go; TMPDIR=/dev/shm keeps the file system out of the cold figures), FLOOR_CC
+# (the codec floor's C compiler; default clang, else cc).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 hot_rounds=1 profile_parallel=8
+quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 hot_rounds=1 profile_parallel=8 source_sets=photo floor_rounds=2
 services="nginx,thumbor,proxy"
 paths="hot,cold"
 proxy_bin="$root/ImageProxy/.build/release/image-proxy"
+proxy_bin_b=""
 while (($#)); do
   case "$1" in
     --quick) quick=1 ;;
@@ -45,13 +53,16 @@ while (($#)); do
     --paths) paths="$2"; shift ;;
     --no-build) build=0 ;;
     --proxy-bin) proxy_bin="$2"; shift ;;
+    --proxy-bin-b) proxy_bin_b="$2"; shift ;;
     --keep) keep=1 ;;
     --profile) profile="$2"; shift ;;
     --wait-idle) idle_wait="$2"; shift ;;
     --cold-rounds) cold_rounds="$2"; shift ;;
     --hot-rounds) hot_rounds="$2"; shift ;;
     --profile-parallel) profile_parallel="$2"; shift ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    --sources) case "$2" in photo|noise) source_sets=$2 ;; both) source_sets="photo noise" ;; *) echo "run.sh: --sources takes photo, noise or both" >&2; exit 2 ;; esac; shift ;;
+    --floor-rounds) floor_rounds="$2"; shift ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -86,6 +97,10 @@ fi
 if has thumbor; then "$thumbor_py" -c 'import thumbor' 2>/dev/null || die "$thumbor_py has no thumbor"; fi
 helpers() { python3 "$here/helpers.py" "$@"; }
 
+if has proxyb; then
+  [[ -x $proxy_bin_b ]] || die "--services proxyb needs --proxy-bin-b PATH"
+  has proxy || services="$services,proxy"
+fi
 if has proxy; then
   if ((build)); then
     log "building image-proxy (release)"
@@ -207,8 +222,21 @@ measured() {
 cores() { awk -v t0="$1" -v t1="$2" -v w0="$3" -v w1="$4" -v clk="$clk" 'BEGIN {printf "%.2f", (t1 - t0) / clk / (w1 - w0)}'; }
 
 # ---- sources, origin ----
-log "making sources in $work/data (hot + $cold_n cold)"
-"$thumbor_py" "$here/make_sources.py" "$testdata" "$work/data" "$cold_n" >&2
+log "making sources in $work/data (hot + $cold_n cold of each of: $source_sets)"
+"$thumbor_py" "$here/make_sources.py" "$testdata" "$work/data" "$cold_n" "${source_sets// /,}" >&2
+prefix_of() { [[ $1 == noise ]] && echo n || echo c; } # the source files' prefix for a set
+first_set=${source_sets%% *}
+
+# ---- the codec floor: the cold render's decode, resize and encode in C on one core (floor/) ----
+# Built with the C compiler SwiftPM uses (clang from the Swift toolchain), the resize kernels are
+# the service's own (Sources/CTransformKernels) compiled as the service has them.
+if has proxy; then
+  floor_cc=${FLOOR_CC:-$(command -v clang || command -v cc || true)}
+  [[ -n $floor_cc ]] || die "no C compiler for the codec floor (clang or cc)"
+  kernels="$root/Sources/CTransformKernels"
+  "$floor_cc" -O2 -w -o "$work/floor" "$here/floor/floor.c" "$here/floor/floor_resize.c" "$kernels"/*.c -I"$kernels/include" -ljpeg -lm ||
+    die "floor/floor.c does not build (libjpeg-turbo's headers: libjpeg-dev)"
+fi
 static_bytes=$(stat -c %s "$work/data/static/result.jpg")
 
 run_as_user=""
@@ -250,7 +278,7 @@ start origin "$nginx_bin" -p "$work/origin" -c "$work/origin/nginx.conf"
 origin_sid=$started
 origin="http://127.0.0.1:$origin_port"
 wait_http "$origin/hot.jpg" "$origin_sid" origin
-[[ $(curl -s -o /dev/null -w '%{http_code}' "$origin/c000.jpg") == 200 ]] || die "the origin does not serve the sources"
+[[ $(curl -s -o /dev/null -w '%{http_code}' "$origin/$(prefix_of "$first_set")000.jpg") == 200 ]] || die "the origin does not serve the sources"
 log "origin: nginx at $origin"
 
 # ---- services: svc_start SERVICE sets $svc_sid and $svc_base, a fresh instance with empty caches ----
@@ -277,8 +305,10 @@ FILE_STORAGE_ROOT_PATH = '$dir/storage'
 EOF
       start thumbor "$thumbor_py" -m thumbor.server -i 127.0.0.1 -p "$port" --processes 2 \
         -c "$dir/thumbor.conf" -l error ;;
-    proxy)
-      start proxy "$proxy_bin" --port "$port" --allow-origin "$origin/" --cache-dir "$dir/cache" "${proxy_args[@]}" ;;
+    proxy|proxyb)
+      local bin=$proxy_bin
+      [[ $1 == proxyb ]] && bin=$proxy_bin_b
+      start "$1" "$bin" --port "$port" --allow-origin "$origin/" --cache-dir "$dir/cache" "${proxy_args[@]}" ;;
   esac
   svc_sid=$started
   wait_http "$svc_base/" "$svc_sid" "$1"
@@ -297,7 +327,7 @@ tsv="$results/bench-$stamp.tsv"
   echo "# $(nproc) cores: $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo); $(uname -sr)"
   echo "# $("$nginx_bin" -v 2>&1); $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2); thumbor $("$thumbor_py" -c 'import thumbor; print(thumbor.__version__)' 2>/dev/null || echo -)"
   echo "# static result.jpg $static_bytes bytes; hot $hot_secs s per wrk run; cold $cold_n sources; caches in $work ($(df --output=fstype "$work" | tail -1))"
-  printf 'service\tpath\tconc\tvalue\tp99_ms\tpeak_rss_mb\tsvc_cores\tclient_cores\tother_cores\thost_cores\terrors\tbytes\trequests\n'
+  printf 'service\tpath\tconc\tvalue\tp99_ms\tpeak_rss_mb\tsvc_cores\tclient_cores\tother_cores\thost_cores\terrors\tbytes\trequests\tsources\n'
 } >"$tsv"
 
 # ---- hot path: one cached URL, wrk ----
@@ -318,20 +348,46 @@ hot() { # SERVICE
     local rss; rss=$(sess_hwm_mb "$svc_sid")
     local rps p99 errs done; read -r rps p99 errs done < <(helpers wrk "$out")
     stop "$svc_sid"
-    printf '%s\thot\t%s\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$service" "$c" "$rps" "$p99" "$rss" \
+    printf '%s\thot\t%s\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\thot\n' "$service" "$c" "$rps" "$p99" "$rss" \
       "$svc_cores" "$client_cores" "$other_cores" "$host_cores" "$errs" "$bytes" "$done" >>"$tsv"
     log "$(tail -1 "$tsv" | tr '\t' ' ')"
   done
 }
 
-# ---- cold path: every cold source once, N in parallel, fresh service and caches ----
-cold() { # SERVICE
-  local service=$1 n
-  for n in $parallel_list; do
+# floor SET N: one run of the codec floor over the set's sources (CPU seconds of the renders only,
+# the files read first), a TSV row like a cold run's (value: wall seconds; service cores: its CPU
+# over that wall time; requests: renders). The first run of a set keeps its results in
+# $work/floor-SET, which floor_compare holds against the service's.
+floor() {
+  local set=$1 n=$2 prefix out keep=()
+  prefix=$(prefix_of "$set")
+  [[ -d $work/floor-$set ]] || { mkdir -p "$work/floor-$set"; keep=(-o "$work/floor-$set"); }
+  wait_idle
+  out=$("$work/floor" -w 300 -h 200 -q 80 -r "$floor_rounds" "${keep[@]}" "$work/data/src/$prefix"[0-9][0-9][0-9].jpg) || die "the floor failed"
+  echo "$set $n $out" >>"$results/raw/$stamp-floor.txt"
+  awk -v set="$set" -v n="$n" '{for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]}}
+    END {printf "floor\tcold\t%s\t%.4f\t-\t-\t%.4f\t-\t-\t-\t0\t%s\t%d\t%s\n", n, v["wall_s"], v["cpu_s"] / v["wall_s"], v["bytes_mean"], v["images"] * v["rounds"], set}' <<<"$out" >>"$tsv"
+  log "floor $set (before/after $n parallel): $out"
+}
+# floor_compare SET DIR: once per set, the floor's results against the service's in DIR/out
+floor_compare() {
+  local set=$1 dir=$2 files identical same_size ratio worst
+  grep -q "^floorcmp	cold	.*	$set\$" "$tsv" && return 0
+  read -r files identical same_size ratio worst < <(helpers floorcmp "$work/floor-$set" "$dir/out")
+  local text="$files results: $identical byte-identical, $same_size of the same size in pixels, bytes floor/proxy $ratio (worst file ${worst} % apart); DCT scales $(grep -o 'scales=.*' "$results/raw/$stamp-floor.txt" | head -1)"
+  printf 'floorcmp\tcold\t-\t%s\t-\t-\t-\t-\t-\t-\t0\t-\t-\t%s\n' "$text" "$set" >>"$tsv"
+  log "floor against image-proxy ($set): $text"
+}
+
+# ---- cold path: every cold source of a set once, N in parallel, fresh service and caches ----
+cold() { # SERVICE SET [N]: N alone, or every level of PARALLEL_LIST
+  local service=$1 set=$2 n
+  for n in ${3:-$parallel_list}; do
+    [[ $service == proxy* ]] && floor "$set" "$n"
     svc_start "$service"
-    local dir="$work/cold-$service-$n-r${round:-1}"
+    local dir="$work/cold-$service-$set-$n-r${round:-1}"
     mkdir -p "$dir/out"
-    helpers curlcfg "$service" "$svc_base" "$origin" "$dir/out" "$cold_n" >"$dir/urls.cfg"
+    helpers curlcfg "$service" "$svc_base" "$origin" "$dir/out" "$cold_n" "$(prefix_of "$set")" >"$dir/urls.cfg"
     wait_idle
     measured "$svc_sid" curl -s -g --parallel --parallel-max "$n" --max-time 120 -K "$dir/urls.cfg" \
       -w '%{http_code} %{content_type} %{filename_effective}\n' \
@@ -339,11 +395,15 @@ cold() { # SERVICE
     local rss; rss=$(sess_hwm_mb "$svc_sid")
     stop "$svc_sid"
     local ok failed; read -r ok failed < <(helpers checkcold "$dir/writeout" "$dir/out" "$cold_n")
-    cp "$dir/writeout" "$results/raw/$stamp-$service-cold-$n-r${round:-1}.txt"
+    cp "$dir/writeout" "$results/raw/$stamp-$service-cold-$set-$n-r${round:-1}.txt"
     local bytes; bytes=$(du -cb "$dir"/out/*.jpg 2>/dev/null | awk -v n="$ok" 'END {if (n) printf "%.0f", $1 / n; else print 0}')
-    printf '%s\tcold\t%s\t%s\t-\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$service" "$n" "$wall" "$rss" \
-      "$svc_cores" "$client_cores" "$other_cores" "$host_cores" "$failed" "$bytes" "$cold_n" >>"$tsv"
+    printf '%s\tcold\t%s\t%s\t-\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$service" "$n" "$wall" "$rss" \
+      "$svc_cores" "$client_cores" "$other_cores" "$host_cores" "$failed" "$bytes" "$cold_n" "$set" >>"$tsv"
     log "$(tail -1 "$tsv" | tr '\t' ' ')"
+    if [[ $service == proxy* ]]; then
+      floor "$set" "$n"
+      floor_compare "$set" "$dir"
+    fi
   done
 }
 
@@ -378,7 +438,7 @@ profile_proxy() {
     perf-cold)
       svc_start proxy
       mkdir -p "$work/cold-profile/out"
-      helpers curlcfg proxy "$svc_base" "$origin" "$work/cold-profile/out" "$cold_n" >"$work/cold-profile/urls.cfg"
+      helpers curlcfg proxy "$svc_base" "$origin" "$work/cold-profile/out" "$cold_n" "$(prefix_of "$first_set")" >"$work/cold-profile/urls.cfg"
       perf record -e cpu-clock -c 500000 -g -p "$svc_sid" -o "$work/perf.data" 2>"$work/perf.log" >&2 &
       local perf_pid=$!
       sleep 1
@@ -386,7 +446,7 @@ profile_proxy() {
         -w '%{http_code}\n' >"$work/cold-profile/writeout" 2>"$work/cold-profile/curl.err"
       kill -INT "$perf_pid"; wait "$perf_pid" || true
       stop "$svc_sid"
-      echo "cold, $cold_n sources, $profile_parallel parallel: $wall s, service $svc_cores cores, other $other_cores; answers: $(sort "$work/cold-profile/writeout" | uniq -c | tr '\n' ' ')"
+      echo "cold, $cold_n $first_set sources, $profile_parallel parallel: $wall s, service $svc_cores cores, other $other_cores; answers: $(sort "$work/cold-profile/writeout" | uniq -c | tr '\n' ' ')"
       perf report -i "$work/perf.data" --no-children --stdio --sort symbol --percent-limit 0.5 -g none 2>/dev/null |
         demangle >"$out-self.txt"
       perf report -i "$work/perf.data" --children --stdio --sort symbol --percent-limit 2 -g none 2>/dev/null |
@@ -449,8 +509,18 @@ fi
 if on cold; then
   for ((round = 1; round <= cold_rounds; round++)); do
     ((cold_rounds > 1)) && log "cold round $round of $cold_rounds"
-    has thumbor && cold thumbor
-    has proxy && cold proxy
+    for set in $source_sets; do
+      if has proxyb; then # an A/B: the two builds line by line, so they share the machine's moment
+        for n in $parallel_list; do
+          has thumbor && cold thumbor "$set" "$n"
+          cold proxy "$set" "$n"
+          cold proxyb "$set" "$n"
+        done
+      else
+        has thumbor && cold thumbor "$set"
+        has proxy && cold proxy "$set"
+      fi
+    done
   done
 fi
 
