@@ -26,7 +26,7 @@ static void clcms_log_handler(cmsContext context, cmsUInt32Number code, const ch
     if (log && log->message[0] == 0) snprintf(log->message, sizeof log->message, "%s", text ? text : "lcms error");
 }
 
-static cmsContext clcms_context(void) {
+cmsContext clcms_context(void) {
     clcms_log *log = calloc(1, sizeof *log);
     if (!log) return NULL;
     cmsContext context = cmsCreateContext(NULL, log);
@@ -38,7 +38,7 @@ static cmsContext clcms_context(void) {
     return context;
 }
 
-static void clcms_context_free(cmsContext context) {
+void clcms_context_free(cmsContext context) {
     if (!context) return;
     void *log = cmsGetContextUserData(context);
     cmsDeleteContext(context);
@@ -52,7 +52,7 @@ static void clcms_report(cmsContext context, const char *fallback, char *error, 
 }
 
 /// Wraps a handle made in `context`, or frees the context and reports.
-static clcms_profile *clcms_wrap(cmsContext context, cmsHPROFILE handle, const char *what, char *error, size_t error_size) {
+clcms_profile *clcms_wrap(cmsContext context, cmsHPROFILE handle, const char *what, char *error, size_t error_size) {
     if (!handle) {
         clcms_report(context, what, error, error_size);
         clcms_context_free(context);

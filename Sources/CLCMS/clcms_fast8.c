@@ -8,23 +8,28 @@
 
 /* The matrix/shaper model lcms itself uses for these profiles, in integers: 8-bit samples through
  * each channel's tone curve to linear light (Q15), a Q12 matrix from the source's colorants to the
- * target's (both in the D50 PCS), and a 13-bit linear index into the target's inverse curve. */
+ * target's (both in the D50 PCS), and a 13-bit linear index into the target's inverse curve.
+ *
+ * The matrix is folded into the tone tables: each source level holds what it adds to all three
+ * outputs, in Q17, packed as three biased 21-bit fields of one 64-bit word. A pixel is three
+ * word reads and two additions (no field can carry into the next), then per output a shift and a
+ * mask give an index into its encode table, which also covers the values below black and above
+ * white (out-of-gamut colours) with 0 and 255: no clamp, no branch. Clang does not vectorise the
+ * table reads into gathers (checked at -O3 -mavx2), and the packed sum is faster than lanes. */
 
 enum { clcms_linear_one = 1 << 15, clcms_matrix_one = 1 << 12, clcms_output_bits = 13, clcms_output_size = 1 << clcms_output_bits };
 
-/* What one source sample adds to the three outputs' linear values: the matrix entry times the
- * sample's linear light, in Q17 (13 index bits and 4 more), so a pixel is three table reads and
- * two additions per channel; entries below 64 keep the sums far from int32's range. */
-enum { clcms_contribution_shift = 4 };
-
-struct clcms_fast8 {
-    int32_t contribution[3][256][4];
-    uint8_t encode[3][clcms_output_size];
-};
-
-/* Colorants (columns of the RGB-to-XYZ matrix) and the three tone curves, or 0. */
+/* Colorants (columns of the RGB-to-XYZ matrix) and the three tone curves, or 0 when lcms would
+ * not convert the profile as a matrix/shaper: not RGB, no colorants or curves, or any LUT tag
+ * (lcms prefers a LUT to the matrix when a profile has both). */
 static int clcms_matrix_shaper(cmsHPROFILE h, double m[9], cmsToneCurve *curves[3]) {
     if (cmsGetColorSpace(h) != cmsSigRgbData || !cmsIsMatrixShaper(h)) return 0;
+    const cmsTagSignature luts[] = {
+        cmsSigAToB0Tag, cmsSigAToB1Tag, cmsSigAToB2Tag, cmsSigBToA0Tag, cmsSigBToA1Tag, cmsSigBToA2Tag,
+        cmsSigDToB0Tag, cmsSigDToB1Tag, cmsSigDToB2Tag, cmsSigDToB3Tag, cmsSigBToD0Tag, cmsSigBToD1Tag, cmsSigBToD2Tag, cmsSigBToD3Tag,
+    };
+    for (size_t i = 0; i < sizeof luts / sizeof luts[0]; i++)
+        if (cmsIsTag(h, luts[i])) return 0;
     const cmsTagSignature colorants[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
     const cmsTagSignature trcs[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
     for (int c = 0; c < 3; c++) {
@@ -55,80 +60,138 @@ static int clcms_black_is_zero(cmsHPROFILE h, int intent, int as_output) {
     return found && fabs(black.X) < 1e-4 && fabs(black.Y) < 1e-4 && fabs(black.Z) < 1e-4;
 }
 
+/* The source-to-target matrix in Q12, or 0 when it cannot be inverted or has entries past 64
+ * (no real colorants give them). */
+static int clcms_matrix(const double source[9], const double target[9], int32_t matrix[9]) {
+    double inverse[9];
+    if (!clcms_invert3(target, inverse)) return 0;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            double sum = 0;
+            for (int k = 0; k < 3; k++) sum += inverse[r * 3 + k] * source[k * 3 + c];
+            if (!(fabs(sum) < 64)) return 0;
+            matrix[r * 3 + c] = (int32_t)lround(sum * clcms_matrix_one);
+        }
+    return 1;
+}
+
+/* The 8-bit encoding of a 13-bit linear index through the inverse of `curve`. */
+static int clcms_encode_table(cmsToneCurve *curve, uint8_t table[clcms_output_size]) {
+    cmsToneCurve *reverse = cmsReverseToneCurveEx(4096, curve);
+    if (!reverse) return 0;
+    for (int i = 0; i < clcms_output_size; i++) {
+        long v = lroundf(cmsEvalToneCurveFloat(reverse, (float)i / clcms_output_size) * 255.0f);
+        table[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+    }
+    cmsFreeToneCurve(reverse);
+    return 1;
+}
+
 clcms_fast8 *clcms_fast8_create(const clcms_profile *input, const clcms_profile *output, int intent, int black_point_compensation) {
     if (intent == INTENT_ABSOLUTE_COLORIMETRIC) return NULL;
-    double source[9], target[9], inverse[9];
+    double source[9], target[9];
+    int32_t matrix[9];
     cmsToneCurve *in_curves[3], *out_curves[3];
     if (!clcms_matrix_shaper(input->handle, source, in_curves) || !clcms_matrix_shaper(output->handle, target, out_curves)) return NULL;
     /* Black-point compensation only maps black to black here; with a black above zero it scales. */
     if (black_point_compensation && !(clcms_black_is_zero(input->handle, intent, 0) && clcms_black_is_zero(output->handle, intent, 1)))
         return NULL;
-    if (!clcms_invert3(target, inverse)) return NULL;
-    clcms_fast8 *fast = calloc(1, sizeof *fast);
-    if (!fast) return NULL;
-    int32_t matrix[9];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
-            double sum = 0;
-            for (int k = 0; k < 3; k++) sum += inverse[r * 3 + k] * source[k * 3 + c];
-            /* Real colorants give entries within a few units; anything else is left to lcms. */
-            if (!(fabs(sum) < 64)) {
-                free(fast);
-                return NULL;
-            }
-            matrix[r * 3 + c] = (int32_t)lround(sum * clcms_matrix_one);
-        }
+    if (!clcms_matrix(source, target, matrix)) return NULL;
+    /* Each level's Q17 contribution to each output, and per output the lowest and highest. */
+    static const int32_t none = 0;
+    int32_t (*contribution)[256][3] = malloc(sizeof(int32_t) * 3 * 256 * 3);
+    if (!contribution) return NULL;
+    int64_t low[3][3], high[3][3];
     for (int c = 0; c < 3; c++) {
+        for (int r = 0; r < 3; r++) low[c][r] = high[c][r] = none;
         for (int v = 0; v < 256; v++) {
             float linear = cmsEvalToneCurveFloat(in_curves[c], (float)v / 255.0f);
-            if (linear < 0) linear = 0;
-            if (linear > 1) linear = 1;
-            /* Q15 linear light times a Q12 entry is Q27; to Q17 with rounding. */
+            linear = linear < 0 ? 0 : linear > 1 ? 1 : linear;
             int64_t q15 = lroundf(linear * clcms_linear_one);
             for (int r = 0; r < 3; r++) {
-                int64_t q27 = q15 * matrix[r * 3 + c];
-                fast->contribution[c][v][r] = (int32_t)((q27 + (1 << 9)) >> 10);
+                /* Q15 times Q12 is Q27; to Q17 with rounding. */
+                int32_t q17 = (int32_t)((q15 * matrix[r * 3 + c] + (1 << 9)) >> 10);
+                contribution[c][v][r] = q17;
+                if (q17 < low[c][r]) low[c][r] = q17;
+                if (q17 > high[c][r]) high[c][r] = q17;
             }
         }
-        cmsToneCurve *reverse = cmsReverseToneCurveEx(4096, out_curves[c]);
-        if (!reverse) {
-            free(fast);
+    }
+    /* Per output: a bias (a multiple of 16, so the shift commutes with it) lifts every field
+     * above zero; the rounding half rides on the red entries. */
+    int64_t bias[3], top[3];
+    size_t sizes = 0;
+    for (int r = 0; r < 3; r++) {
+        int64_t negative = 0, span = 0;
+        for (int c = 0; c < 3; c++) {
+            negative -= low[c][r];
+            span += high[c][r] - low[c][r];
+        }
+        bias[r] = (negative + 15) & ~(int64_t)15;
+        top[r] = span + (bias[r] - negative) + (1 << (clcms_contribution_shift - 1));
+        if (top[r] >= (1 << clcms_field_bits)) {
+            free(contribution);
             return NULL;
         }
-        for (int i = 0; i < clcms_output_size; i++) {
-            float encoded = cmsEvalToneCurveFloat(reverse, (float)i / clcms_output_size);
-            long v = lroundf(encoded * 255.0f);
-            fast->encode[c][i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-        }
-        cmsFreeToneCurve(reverse);
+        sizes += (size_t)(top[r] >> clcms_contribution_shift) + 1;
     }
+    clcms_fast8 *fast = calloc(1, sizeof *fast + sizes);
+    uint8_t *linear_table = malloc(clcms_output_size);
+    if (!fast || !linear_table) goto fail;
+    uint8_t *next = fast->tables;
+    for (int r = 0; r < 3; r++) {
+        for (int c = 0; c < 3; c++)
+            for (int v = 0; v < 256; v++) {
+                int64_t field = contribution[c][v][r] - low[c][r];
+                if (c == 0) field += bias[r] - (-low[0][r] - low[1][r] - low[2][r]) + (1 << (clcms_contribution_shift - 1));
+                fast->packed[c][v] |= (uint64_t)field << (clcms_field_bits * r);
+            }
+        if (!clcms_encode_table(out_curves[r], linear_table)) goto fail;
+        int64_t count = (top[r] >> clcms_contribution_shift) + 1, zero = bias[r] >> clcms_contribution_shift;
+        fast->encode[r] = next;
+        for (int64_t i = 0; i < count; i++) {
+            int64_t index = i - zero;
+            next[i] = linear_table[index < 0 ? 0 : index >= clcms_output_size ? clcms_output_size - 1 : index];
+        }
+        next += count;
+    }
+    free(linear_table);
+    free(contribution);
     return fast;
-}
-
-static inline int32_t clcms_index(int32_t sum) {
-    /* Q17 to a 13-bit index with rounding, clamped to the table. */
-    int32_t index = (sum + (1 << (clcms_contribution_shift - 1))) >> clcms_contribution_shift;
-    return index < 0 ? 0 : index > clcms_output_size - 1 ? clcms_output_size - 1 : index;
+fail:
+    free(linear_table);
+    free(contribution);
+    free(fast);
+    return NULL;
 }
 
 void clcms_fast8_run(
     const clcms_fast8 *fast, const uint8_t *source, size_t source_stride, uint8_t *destination, size_t destination_stride,
     int channels, uint32_t width, uint32_t rows) {
     /* Local, restrict-qualified tables: the byte stores below cannot then be taken to alias them. */
-    const int32_t (*restrict red)[4] = fast->contribution[0];
-    const int32_t (*restrict green)[4] = fast->contribution[1];
-    const int32_t (*restrict blue)[4] = fast->contribution[2];
+    const uint64_t *restrict red = fast->packed[0], *restrict green = fast->packed[1], *restrict blue = fast->packed[2];
     const uint8_t *restrict e0 = fast->encode[0], *restrict e1 = fast->encode[1], *restrict e2 = fast->encode[2];
+    const uint64_t mask = clcms_field_mask;
+    const int shift = clcms_contribution_shift, field = clcms_field_bits;
     for (uint32_t y = 0; y < rows; y++) {
         const uint8_t *restrict s = source + (size_t)y * source_stride;
         uint8_t *restrict d = destination + (size_t)y * destination_stride;
-        for (uint32_t x = 0; x < width; x++, s += channels, d += channels) {
-            const int32_t *r = red[s[0]], *g = green[s[1]], *b = blue[s[2]];
-            int32_t x0 = r[0] + g[0] + b[0], x1 = r[1] + g[1] + b[1], x2 = r[2] + g[2] + b[2];
-            if (channels == 4) d[3] = s[3];
-            d[0] = e0[clcms_index(x0)];
-            d[1] = e1[clcms_index(x1)];
-            d[2] = e2[clcms_index(x2)];
+        if (channels == 4) {
+            for (uint32_t x = 0; x < width; x++, s += 4, d += 4) {
+                uint64_t sum = red[s[0]] + green[s[1]] + blue[s[2]];
+                uint8_t alpha = s[3];
+                d[0] = e0[(sum & mask) >> shift];
+                d[1] = e1[((sum >> field) & mask) >> shift];
+                d[2] = e2[(sum >> (2 * field)) >> shift];
+                d[3] = alpha;
+            }
+        } else {
+            for (uint32_t x = 0; x < width; x++, s += 3, d += 3) {
+                uint64_t sum = red[s[0]] + green[s[1]] + blue[s[2]];
+                d[0] = e0[(sum & mask) >> shift];
+                d[1] = e1[((sum >> field) & mask) >> shift];
+                d[2] = e2[(sum >> (2 * field)) >> shift];
+            }
         }
     }
 }

@@ -2,11 +2,30 @@
 #define CLCMS_INTERNAL_H
 
 #include <lcms2.h>
+#include <stdint.h>
 
 /* A profile and the context it was made in (whose log handler keeps the last message). */
 struct clcms_profile {
     cmsContext context;
     cmsHPROFILE handle;
 };
+
+/* Q17 sums to a 13-bit index: 4 more bits. Fields of 21 bits hold a span of 16 in linear light. */
+enum { clcms_contribution_shift = 4, clcms_field_bits = 21 };
+#define clcms_field_mask ((((uint64_t)1) << clcms_field_bits) - 1)
+
+/* The direct path's tables (clcms_fast8.c): per source channel and level, the three outputs'
+ * biased contributions packed in 21-bit fields; per output, the biased index to the 8-bit level. */
+struct clcms_fast8 {
+    uint64_t packed[3][256];
+    uint8_t *encode[3];
+    uint8_t tables[];
+};
+
+/* A context whose log handler keeps the first message (see clcms.c), and its release. */
+cmsContext clcms_context(void);
+void clcms_context_free(cmsContext context);
+/* Wraps a handle made in `context`, or frees the context and reports `what` (or lcms's message). */
+clcms_profile *clcms_wrap(cmsContext context, cmsHPROFILE handle, const char *what, char *error, size_t error_size);
 
 #endif

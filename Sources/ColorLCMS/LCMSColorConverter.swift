@@ -28,7 +28,14 @@ import ImageKernel
 ///   that still carries a CMYK profile was made CMYK-to-RGB by a coder's naive formula; it is
 ///   left as it is and loses the profile for an sRGB target.
 /// - **Speed.** Profiles, transforms and sRGB verdicts are built once and cached (64 of each at
-///   most); large images are converted in row bands on every core.
+///   most); large images are converted in row bands on every core. 8-bit RGB and RGBA between
+///   two RGB matrix/shaper profiles (Display P3, Adobe RGB, ProPhoto, Rec. 2020, sRGB variants;
+///   parametric or tabulated curves) take a direct path: tone tables with the matrix folded in,
+///   three table reads and two additions a pixel, several times lcms's speed. It is used for a
+///   pair of profiles only after matching lcms's own transform within one level on a fixed probe
+///   set (a 33-level grid and ramps) when the transform is built; everything else (LUT profiles,
+///   gray, CMYK, 16 bits, absolute colorimetric, black-point compensation that moves black) runs
+///   through lcms. ``conversionCounts`` tells which path ran.
 /// - **Errors.** A profile lcms cannot read, one of a class that cannot be a source or target,
 ///   a profile whose colour space does not match the pixels, or premultiplied alpha are typed
 ///   errors at stage `transform`.
@@ -36,8 +43,34 @@ public struct LCMSColorConverter: ColorConverter {
     public let name = "lcms2"
     private let cache: TransformCache
 
-    public init() {
-        cache = TransformCache(limit: 64, plugin: "lcms2")
+    /// A converter with its own caches.
+    ///
+    /// - Parameter allowsDirectPath: whether 8-bit RGB conversions between matrix/shaper profiles
+    ///   may take the direct path (within one level of lcms, proven per profile pair). `false`
+    ///   runs every conversion through lcms, for its exact arithmetic or to compare.
+    public init(allowsDirectPath: Bool = true) {
+        cache = TransformCache(limit: 64, plugin: "lcms2", allowsDirect: allowsDirectPath)
+    }
+
+    /// Conversions run since the converter was made, by the path that ran them.
+    public struct ConversionCounts: Sendable, Hashable {
+        /// Runs (one per frame, or per ``convertCMYK(profile:inverted:source:sourceStride:destination:destinationStride:width:rows:_:)``
+        /// call) through the direct matrix/shaper path.
+        public var direct: Int
+        /// Runs through lcms's transform.
+        public var lcms: Int
+
+        public init(direct: Int, lcms: Int) {
+            self.direct = direct
+            self.lcms = lcms
+        }
+    }
+
+    /// How many conversions took the direct path and how many ran through lcms (for tests,
+    /// benchmarks and metrics; counted under a lock, once per frame, never per pixel).
+    public var conversionCounts: ConversionCounts {
+        let counts = cache.runCounts
+        return ConversionCounts(direct: counts.direct, lcms: counts.lcms)
     }
 
     public func needsConversion(_ image: Image, for conversion: ColorConversion) -> Bool {
@@ -77,12 +110,12 @@ public struct LCMSColorConverter: ColorConverter {
             source: .icc(profile), sourcePixels: (inverted ? CLCMS_CMYK8_INVERTED : CLCMS_CMYK8).rawValue,
             target: target, targetPixels: CLCMS_RGB8.rawValue,
             intent: conversion.intent, blackPointCompensation: conversion.blackPointCompensation))
+        cache.countRun(direct: transform.isDirect)
         transform.run(source, sourceStride: sourceStride, into: destination, destinationStride: destinationStride, width: width, rows: rows)
     }
 
-    /// One frame's pixels converted, with its description replaced by the target's.
-    private func convertFrame(_ image: Image, _ conversion: ColorConversion) throws(ImageKernelError) -> Image {
-        guard image.isConsistent else { throw error(.invalidArgument, "the image's buffer does not hold its \(image.width)x\(image.height) pixels") }
+    /// The cached transform for an image's pixels, and the pixel format they become.
+    func preparedTransform(for image: Image, _ conversion: ColorConversion) throws(ImageKernelError) -> (LCMSTransform, PixelFormat) {
         guard let sourcePixels = image.pixelFormat.lcmsPixels else {
             throw error(.unsupported, "premultiplied alpha cannot be colour-managed; un-premultiply first")
         }
@@ -97,6 +130,17 @@ public struct LCMSColorConverter: ColorConverter {
         let transform = try cache.transform(.init(
             source: source, sourcePixels: sourcePixels.rawValue, target: target, targetPixels: format.lcmsPixels!.rawValue,
             intent: conversion.intent, blackPointCompensation: conversion.blackPointCompensation))
+        return (transform, format)
+    }
+
+    /// Counts one conversion run by the path it took (``conversionCounts``).
+    func countRun(direct: Bool) { cache.countRun(direct: direct) }
+
+    /// One frame's pixels converted, with its description replaced by the target's.
+    private func convertFrame(_ image: Image, _ conversion: ColorConversion) throws(ImageKernelError) -> Image {
+        guard image.isConsistent else { throw error(.invalidArgument, "the image's buffer does not hold its \(image.width)x\(image.height) pixels") }
+        let (transform, format) = try preparedTransform(for: image, conversion)
+        cache.countRun(direct: transform.isDirect)
         let rowBytes = image.width * format.bytesPerPixel
         var output = [UInt8](repeating: 0, count: rowBytes * image.height)
         image.pixels.withUnsafeBytes { pixels in

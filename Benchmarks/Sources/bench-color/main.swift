@@ -10,7 +10,9 @@ import Transformers
 // icc_transform of the same pixels and profile in process (pyvips-binary, from
 // `bash Benchmarks/peers/setup.sh`), in the same run. Also the first conversion's cost
 // (profile parsing and transform building, cached after it) and a 400x300 source, the image
-// proxy's cold size. Usage: bench-color [--iterations 9] [--profile PATH] [--proxy-only] [--proxy-sizes WxH,...]
+// proxy's cold size. Then the direct matrix/shaper path against lcms (DirectPath.swift): the
+// converter alone and a whole tagged render against an untagged one.
+// Usage: bench-color [--iterations 9] [--profile PATH] [--proxy-only | --direct-only] [--proxy-sizes WxH,...]
 
 let iterations = Options.int("--iterations", 9)
 let profilePath = Options.string("--profile") ?? "/usr/share/color/icc/ghostscript/a98.icc"
@@ -29,7 +31,8 @@ print("bench-color: LCMSColorConverter (lcms2) vs libvips icc_transform, \(profi
 // --proxy-only skips to the proxy model (for valgrind's instruction counts, which do not drift
 // with the machine's load: valgrind --tool=callgrind .build/release/bench-color --proxy-only --iterations 1).
 let proxyOnly = CommandLine.arguments.contains("--proxy-only")
-for (width, height) in proxyOnly ? [] : [(4000, 3000), (400, 300)] {
+let directOnly = CommandLine.arguments.contains("--direct-only")
+for (width, height) in proxyOnly || directOnly ? [] : [(4000, 3000), (400, 300)] {
     let (image, raw) = try tagged(width: width, height: height)
     let clock = ContinuousClock()
     let firstStart = clock.now
@@ -73,11 +76,11 @@ func planar(_ data: Data, convert: Bool = false) throws -> Data {
     resized.iccProfile = planes.iccProfile
     return try JPEGCoder().encode(try toSRGB.transform(try resized.rgbImage()), as: .jpeg, options: encodeOptions)
 }
-func rgb(_ data: Data, convert: Bool, after: Bool = false) throws -> Data {
+func rgb(_ data: Data, convert: Bool, after: Bool = false, through conversion: ColorConversionTransformer = toSRGB) throws -> Data {
     var image = try JPEGCoder().decode(data, options: DecodeOptions(shrinkOnLoad: resize.shrinkOnLoad))
-    if convert && !after { image = try toSRGB.transform(image) }
+    if convert && !after { image = try conversion.transform(image) }
     image = try resize.transform(try OrientTransformer().transform(image))
-    if convert && after { image = try toSRGB.transform(image) }
+    if convert && after { image = try conversion.transform(image) }
     return try JPEGCoder().encode(image, as: .jpeg, options: encodeOptions)
 }
 let cpu = { (body: () throws -> Void) throws -> Double in
@@ -89,7 +92,7 @@ let proxySizes = (Options.string("--proxy-sizes") ?? "400x300,1800x1200").split(
     let parts = size.split(separator: "x").compactMap { Int($0) }
     return parts.count == 2 ? (parts[0], parts[1]) : nil
 }
-for (width, height) in proxySizes {
+for (width, height) in directOnly ? [] : proxySizes {
     print("proxy cold render model, \(width)x\(height) JPEG -> resize:fill:300:200 JPEG q80, one thread, median of \(iterations * 5)")
     let photo = try Image(width: width, height: height, pixelFormat: .rgb8, pixels: SyntheticPhoto.rgb8(width: width, height: height, seed: 3))
     let untagged = try JPEGCoder().encode(photo, as: .jpeg, options: EncodeOptions(quality: 0.9))
@@ -105,4 +108,18 @@ for (width, height) in proxySizes {
     print(String(format: "  untagged, planar path: %.3f ms", untaggedPlanar * 1000))
     print("  tagged, RGB path + conversion after the resize (image-proxy): \(percent(taggedAfter)); before it: \(percent(taggedConverted))")
     print("  tagged, planar path + conversion at the output: \(percent(taggedPlanar)); RGB path alone: \(percent(taggedRGBOnly))")
+}
+
+if !proxyOnly {
+    try benchDirectConversion(rounds: iterations * 5)
+    try benchTaggedRender(
+        rounds: iterations * 5, planar: { try planar($0) },
+        rgb: { data, conversion in try rgb(data, convert: conversion != nil, after: true, through: conversion ?? toSRGB) },
+        planarConverted: { data, converter in
+            let planes = try JPEGCoder().decodeYCbCr(data, options: DecodeOptions(shrinkOnLoad: resize.shrinkOnLoad))!
+            var resized = try resize.transform(planes, subsampling: .s420)
+            resized.iccProfile = planes.iccProfile
+            guard let converted = try converter.convertPlanes(resized, .sRGB) else { throw BenchError("the planes took no direct path") }
+            return try JPEGCoder().encode(converted, options: encodeOptions)
+        })
 }

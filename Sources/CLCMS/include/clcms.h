@@ -50,6 +50,11 @@ clcms_profile *clcms_profile_srgb(char *error, size_t error_size);
 clcms_profile *clcms_profile_rgb(const double chromaticities[8], int curve, char *error, size_t error_size);
 /// An RGB matrix/shaper profile with a pure power curve (Adobe RGB's 563/256, ProPhoto's 1.8, …).
 clcms_profile *clcms_profile_rgb_gamma(const double chromaticities[8], double gamma, char *error, size_t error_size);
+/// A copy of an RGB matrix/shaper profile whose colours are also given as 17-point A2B0/B2A0
+/// tables (red and green swapped in the tables when `swap_red_green`), over a Lab PCS: lcms
+/// converts through the tables, though the matrix and curve tags remain (cameras and printers
+/// ship such profiles). For tests and benchmarks of which path a conversion takes.
+clcms_profile *clcms_profile_rgb_lut(const clcms_profile *base, int swap_red_green, char *error, size_t error_size);
 /// A gray profile with the given white point (x y) and curve.
 clcms_profile *clcms_profile_gray(double white_x, double white_y, int curve, char *error, size_t error_size);
 /// The profile's colour space (clcms_space).
@@ -76,9 +81,11 @@ void clcms_transform_free(clcms_transform *transform);
 
 /// A direct 8-bit path between two RGB matrix/shaper profiles (what most camera, phone and
 /// display profiles are): per channel a tone-curve table to linear light, one fixed-point 3x3
-/// matrix, a table back through the target's inverse curve. NULL when either profile is not a
-/// matrix/shaper RGB profile, the intent is absolute colorimetric, or black-point compensation
-/// would move a black point (then use a transform).
+/// matrix (folded into the tone tables, three outputs packed in one 64-bit word), a table back
+/// through the target's inverse curve. NULL when either profile is not a matrix/shaper RGB
+/// profile or carries any LUT tag (lcms would use the LUT), the intent is absolute colorimetric,
+/// or black-point compensation would move a black point (then use a transform). Before use,
+/// prove it with clcms_fast8_verify.
 typedef struct clcms_fast8 clcms_fast8;
 clcms_fast8 *clcms_fast8_create(const clcms_profile *input, const clcms_profile *output, int intent, int black_point_compensation);
 /// Converts `rows` rows of `width` pixels of 3 (RGB) or 4 (RGBA, alpha copied) channels.
@@ -86,5 +93,17 @@ void clcms_fast8_run(
     const clcms_fast8 *fast, const uint8_t *source, size_t source_stride, uint8_t *destination, size_t destination_stride,
     int channels, uint32_t width, uint32_t rows);
 void clcms_fast8_free(clcms_fast8 *fast);
+/// Converts JPEG's Y′CbCr planes (full-range BT.601, chroma subsampled by `horizontal` and
+/// `vertical`, 1 or 2) in place through the direct path: each pixel to R′G′B′ with its chroma
+/// sample, through the tables, and back to Y′; each chroma sample becomes that of the mean of
+/// the converted colours it covers.
+void clcms_fast8_run_ycbcr(
+    const clcms_fast8 *fast, uint8_t *luma, size_t luma_stride, uint8_t *cb, size_t cb_stride, uint8_t *cr, size_t cr_stride,
+    uint32_t width, uint32_t height, int horizontal, int vertical);
+/// The largest difference, in 8-bit levels, between the direct path and `transform` (lcms's,
+/// built for the same profiles, intent, black-point compensation and layout: RGB8 for 3
+/// `channels`, RGBA8 for 4) over a fixed probe set: a 33-level grid of every channel combination
+/// and ramps of gray and of each channel, alpha varied. 256 when it cannot run (no memory).
+int clcms_fast8_verify(const clcms_fast8 *fast, const clcms_transform *transform, int channels);
 
 #endif

@@ -5,7 +5,9 @@ import ImageKernel
 /// An lcms transform between two pixel layouts of two profiles, freed with its last reference.
 /// Built with `cmsFLAGS_NOCACHE`, so any number of threads may run it at once. Between two RGB
 /// matrix/shaper profiles at 8 bits it runs the shim's direct path instead (`clcms_fast8`: tone
-/// tables, one fixed-point matrix), which is what lcms computes, a few times faster.
+/// tables with the matrix folded in, three outputs packed in one word), which is what lcms
+/// computes, several times faster; but only once it has matched lcms's own transform within one
+/// level on the shim's probe set (`clcms_fast8_verify`), checked when the transform is built.
 final class LCMSTransform: @unchecked Sendable {
     // @unchecked: `handle` and `fast` are set once; lcms transforms without the one-pixel cache
     // and the direct path's tables keep no state between runs.
@@ -17,7 +19,7 @@ final class LCMSTransform: @unchecked Sendable {
 
     init(
         from source: LCMSProfile, _ sourcePixels: clcms_pixels, to target: LCMSProfile, _ targetPixels: clcms_pixels,
-        intent: RenderingIntent, blackPointCompensation: Bool, plugin: String
+        intent: RenderingIntent, blackPointCompensation: Bool, allowsDirect: Bool = true, plugin: String
     ) throws(ImageKernelError) {
         var error = [CChar](repeating: 0, count: 256)
         let handle = error.withUnsafeMutableBufferPointer {
@@ -33,8 +35,15 @@ final class LCMSTransform: @unchecked Sendable {
         profiles = [source, target]
         let rgb8 = sourcePixels == CLCMS_RGB8 && targetPixels == CLCMS_RGB8
         let rgba8 = sourcePixels == CLCMS_RGBA8 && targetPixels == CLCMS_RGBA8
-        if rgb8 || rgba8, let direct = clcms_fast8_create(source.handle, target.handle, intent.iccValue, blackPointCompensation ? 1 : 0) {
-            fast = (direct, rgb8 ? 3 : 4)
+        let channels: Int32 = rgb8 ? 3 : 4
+        if allowsDirect, rgb8 || rgba8, let direct = clcms_fast8_create(source.handle, target.handle, intent.iccValue, blackPointCompensation ? 1 : 0) {
+            // Proven before use: more than one level from lcms anywhere on the probe set, and lcms runs.
+            if clcms_fast8_verify(direct, handle, channels) <= 1 {
+                fast = (direct, channels)
+            } else {
+                clcms_fast8_free(direct)
+                fast = nil
+            }
         } else {
             fast = nil
         }
@@ -47,6 +56,21 @@ final class LCMSTransform: @unchecked Sendable {
 
     /// Whether the direct matrix/shaper path runs (for tests and benchmarks).
     var isDirect: Bool { fast != nil }
+
+    /// Converts JPEG Y′CbCr planes in place through the direct path (`clcms_fast8_run_ycbcr`);
+    /// false, touching nothing, when the transform has none.
+    func runPlanes(
+        luma: UnsafeMutableRawBufferPointer, _ lumaStride: Int, blueDifference: UnsafeMutableRawBufferPointer, _ blueStride: Int,
+        redDifference: UnsafeMutableRawBufferPointer, _ redStride: Int, width: Int, height: Int, subsampling: YCbCrImage.Subsampling
+    ) -> Bool {
+        guard let fast else { return false }
+        clcms_fast8_run_ycbcr(
+            fast.pointer, luma.baseAddress!.assumingMemoryBound(to: UInt8.self), lumaStride,
+            blueDifference.baseAddress!.assumingMemoryBound(to: UInt8.self), blueStride,
+            redDifference.baseAddress!.assumingMemoryBound(to: UInt8.self), redStride,
+            UInt32(width), UInt32(height), Int32(subsampling.horizontal), Int32(subsampling.vertical))
+        return true
+    }
 
     /// One band of rows through the direct path or lcms.
     private func runBand(_ source: UnsafeRawPointer, _ sourceStride: Int, _ destination: UnsafeMutableRawPointer, _ destinationStride: Int, width: Int, rows: Int) {

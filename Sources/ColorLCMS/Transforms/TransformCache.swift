@@ -31,11 +31,23 @@ final class TransformCache: Sendable {
     private let state = Locked(State())
     private let limit: Int
     let plugin: String
+    /// Whether 8-bit RGB transforms between matrix/shaper profiles may take the direct path.
+    let allowsDirect: Bool
+    /// Runs (one per frame or CMYK call) by path: the direct path's, then lcms's.
+    private let runs = Locked((direct: 0, lcms: 0))
 
-    init(limit: Int, plugin: String) {
+    init(limit: Int, plugin: String, allowsDirect: Bool = true) {
         self.limit = limit
         self.plugin = plugin
+        self.allowsDirect = allowsDirect
     }
+
+    /// Counts one conversion run by the path it took.
+    func countRun(direct: Bool) {
+        runs.withLock { if direct { $0.direct += 1 } else { $0.lcms += 1 } }
+    }
+
+    var runCounts: (direct: Int, lcms: Int) { runs.withLock { $0 } }
 
     func profile(_ source: ProfileSource) throws(ImageKernelError) -> LCMSProfile {
         if let cached = state.withLock({ $0.profiles[source] }) { return cached }
@@ -56,7 +68,7 @@ final class TransformCache: Sendable {
         if let cached = state.withLock({ $0.transforms[key] }) { return cached }
         let made = try LCMSTransform(
             from: try profile(key.source), clcms_pixels(key.sourcePixels), to: try profile(key.target), clcms_pixels(key.targetPixels),
-            intent: key.intent, blackPointCompensation: key.blackPointCompensation, plugin: plugin)
+            intent: key.intent, blackPointCompensation: key.blackPointCompensation, allowsDirect: allowsDirect, plugin: plugin)
         state.withLock { state in
             if state.transforms.count >= limit { state.transforms.removeAll(keepingCapacity: true) }
             state.transforms[key] = made

@@ -26,20 +26,28 @@ public enum PlanarRender {
     /// `JPEGCoder.decodeYCbCr`): then the caller renders in RGB. The output is 4:2:0, as the
     /// RGB path's encoder writes it. A render that pipelines hands its bytes to `afterEncode`
     /// on its second thread (the image proxy keeps them on disk there, on the other core, while
-    /// the answer goes out); not called when the render does not pipeline or fails.
+    /// the answer goes out); not called when the render does not pipeline or fails. With
+    /// `convertsColor` the resized planes are converted to sRGB from the source's profile
+    /// (``ColorPolicy/convertPlanes(_:)``; nil when its direct path does not take the profile),
+    /// and the render does not pipeline.
     public static func render(
-        _ data: Data, resize: ResizeTransformer, quality: Int, progressive: Bool = false, limits: ProxyConfiguration, afterEncode: AfterEncode? = nil
+        _ data: Data, resize: ResizeTransformer, quality: Int, progressive: Bool = false, limits: ProxyConfiguration,
+        convertsColor: Bool = false, afterEncode: AfterEncode? = nil
     ) throws(ImageKernelError) -> Data? {
         let coder = JPEGCoder()
         let options = DecodeOptions(pixelLimit: limits.maxSourcePixels, firstFrameOnly: true, shrinkOnLoad: resize.shrinkOnLoad)
         let encodeOptions = EncodeOptions(quality: Double(quality) / 100, progressive: progressive, metadata: limits.metadataPolicy)
         // Alone (no thread limit in this scope), the resize and encode run beside the decode;
         // metadata to keep comes with the decoded planes, so that render keeps to one thread.
-        let pipeline = (TransformThreads.limit.map { $0 > 1 } ?? true) && limits.metadataPolicy == .none
+        let pipeline = !convertsColor && (TransformThreads.limit.map { $0 > 1 } ?? true) && limits.metadataPolicy == .none
             ? PipelinedPlanarRender(resize: resize, options: encodeOptions, limits: limits, afterEncode: afterEncode) : nil
         guard let planes = try coder.decodeYCbCr(data, options: options, observer: pipeline) else { return nil }
         if let done = pipeline?.result { return try done.get() }
-        let resized = try resize.transform(planes, subsampling: .s420)
+        var resized = try resize.transform(planes, subsampling: .s420)
+        if convertsColor {
+            guard let converted = try ColorPolicy.convertPlanes(resized) else { return nil }
+            resized = converted
+        }
         try limits.checkOutput(width: resized.width, height: resized.height)
         return try coder.encode(resized, options: encodeOptions)
     }

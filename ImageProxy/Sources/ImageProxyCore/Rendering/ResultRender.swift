@@ -35,10 +35,10 @@ enum ResultRender {
         let sourceFormat = ImageFormat.sniff(data)
         if sourceFormat == .jpeg, encoder.output.maxBytes == nil, let resize = PlanarRender.resize(of: spec) ?? ImgproxyTransformer.planarResize(of: spec, jpeg: data),
            choice.resolve(sourceFormat: .jpeg, animated: false, hasAlpha: false, encodable: encodable) == .jpeg,
-           ColorPolicy.planesNeedNoColor(data, limits: limits),
+           let color = ColorPolicy.planarColor(data, limits: limits),
            let encoded = try PlanarRender.render(
                data, resize: resize, quality: encoder.quality(for: .jpeg), progressive: encoder.options(for: .jpeg).progressive, limits: limits,
-               afterEncode: afterEncode)
+               convertsColor: color == .convertPlanes, afterEncode: afterEncode)
         {
             return (encoded, .jpeg)
         }
