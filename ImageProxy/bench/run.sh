@@ -13,7 +13,7 @@
 #   --proxy-bin the image-proxy binary (default ImageProxy/.build/release/image-proxy)
 #   --keep      keep the temporary directory (configs, logs, sources, responses)
 #   --profile   instead of the benchmark, profile image-proxy: perf (`perf record -e cpu-clock -g`
-#               during wrk at 64 connections on the hot URL), perf-cold (the same during the cold
+#               during wrk at 64 connections on the hot URL, or --profile-conns N), perf-cold (the same during the cold
 #               run at 8 parallel, or --profile-parallel N) or callgrind (image-proxy under callgrind, wrk at 8 connections);
 #               prints the top symbols
 #   --cold-rounds N  measure the cold path N times, thumbor and image-proxy in turn, each with
@@ -34,7 +34,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 hot_rounds=1 profile_parallel=8
+quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 hot_rounds=1 profile_parallel=8 profile_conns=64
 services="nginx,thumbor,proxy"
 paths="hot,cold"
 proxy_bin="$root/ImageProxy/.build/release/image-proxy"
@@ -51,6 +51,7 @@ while (($#)); do
     --cold-rounds) cold_rounds="$2"; shift ;;
     --hot-rounds) hot_rounds="$2"; shift ;;
     --profile-parallel) profile_parallel="$2"; shift ;;
+    --profile-conns) profile_conns="$2"; shift ;;
     -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -356,7 +357,7 @@ profile_proxy() {
       svc_start proxy
       local url; url=$(helpers url proxy "$svc_base" "$origin/hot.jpg")
       for _ in 1 2 3; do curl -s -g -o /dev/null "$url"; done
-      wrk -t 2 -c 64 -d "$((hot_secs + 4))s" --latency "$url" >"$out-wrk.txt" 2>&1 &
+      wrk -t "$((profile_conns < 2 ? profile_conns : 2))" -c "$profile_conns" -d "$((hot_secs + 4))s" --latency "$url" >"$out-wrk.txt" 2>&1 &
       local wrk_pid=$!
       sleep 2
       perf record -e cpu-clock -c 500000 -g -p "$svc_sid" -o "$work/perf.data" -- sleep "$hot_secs" 2>"$work/perf.log" >&2
