@@ -131,7 +131,9 @@ final class ProxyRoutes: Sendable {
         }
         // Results in memory only: their ETags are digests of what made them (a passed-through
         // source's is the origin's own, which another source may share).
-        let etag = answer.status == 200 && answer.cacheType == "memory" ? answer.header("ETag") : nil
+        // The name as `success` writes it: ProxyResponse.header(_:) compares through Foundation
+        // (CFStringCompare and NSString.getCharacters: 1.7 % of a hot answer under perf, 0.6 µs).
+        let etag = answer.status == 200 && answer.cacheType == "memory" ? answer.headers.first { $0.name == "ETag" }?.value : nil
         return (HTTPResponse(status: .init(code: answer.status), headerFields: fields), bodies.buffer(for: answer.body, etag: etag))
     }
 }
