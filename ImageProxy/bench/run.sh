@@ -15,7 +15,7 @@
 #               one run, each cold line measured for proxy then proxyb, with the floor around each
 #   --keep      keep the temporary directory (configs, logs, sources, responses)
 #   --profile   instead of the benchmark, profile image-proxy: perf (`perf record -e cpu-clock -g`
-#               during wrk at 64 connections on the hot URL), perf-cold (the same during the cold
+#               during wrk at 64 connections on the hot URL, or --profile-conns N), perf-cold (the same during the cold
 #               run at 8 parallel, or --profile-parallel N) or callgrind (image-proxy under callgrind, wrk at 8 connections);
 #               prints the top symbols
 #   --cold-rounds N  measure the cold path N times, thumbor and image-proxy in turn, each with
@@ -41,7 +41,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 hot_rounds=1 profile_parallel=8 source_sets=photo floor_rounds=2
+quick=0 build=1 keep=0 profile="" idle_wait=0 cold_rounds=1 hot_rounds=1 profile_parallel=8 source_sets=photo floor_rounds=2 profile_conns=64
 services="nginx,thumbor,proxy"
 paths="hot,cold"
 proxy_bin="$root/ImageProxy/.build/release/image-proxy"
@@ -62,7 +62,8 @@ while (($#)); do
     --profile-parallel) profile_parallel="$2"; shift ;;
     --sources) case "$2" in photo|noise) source_sets=$2 ;; both) source_sets="photo noise" ;; *) echo "run.sh: --sources takes photo, noise or both" >&2; exit 2 ;; esac; shift ;;
     --floor-rounds) floor_rounds="$2"; shift ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    --profile-conns) profile_conns="$2"; shift ;;
+    -h|--help) sed -n "2,$(grep -n '^set -euo' "$0" | cut -d: -f1)p" "$0" | sed '$d'; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -416,7 +417,7 @@ profile_proxy() {
       svc_start proxy
       local url; url=$(helpers url proxy "$svc_base" "$origin/hot.jpg")
       for _ in 1 2 3; do curl -s -g -o /dev/null "$url"; done
-      wrk -t 2 -c 64 -d "$((hot_secs + 4))s" --latency "$url" >"$out-wrk.txt" 2>&1 &
+      wrk -t "$((profile_conns < 2 ? profile_conns : 2))" -c "$profile_conns" -d "$((hot_secs + 4))s" --latency "$url" >"$out-wrk.txt" 2>&1 &
       local wrk_pid=$!
       sleep 2
       perf record -e cpu-clock -c 500000 -g -p "$svc_sid" -o "$work/perf.data" -- sleep "$hot_secs" 2>"$work/perf.log" >&2

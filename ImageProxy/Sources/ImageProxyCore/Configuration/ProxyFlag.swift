@@ -47,7 +47,7 @@ public struct ProxyFlag: Sendable, Hashable {
         ProxyFlag("png-interlaced", .flag), ProxyFlag("quality", .list), ProxyFlag("watermark", .value), ProxyFlag("keep-copyright", .flag),
         ProxyFlag("shutdown-timeout", .number), ProxyFlag("shutdown-grace", .number), ProxyFlag("log-level", .value),
         ProxyFlag("s3-endpoint", .value), ProxyFlag("s3-region", .value), ProxyFlag("s3-virtual-host", .flag),
-        ProxyFlag("result-storage", .value),
+        ProxyFlag("result-storage", .value), ProxyFlag("event-loop-answers", .flag, invertible: true),
 
         ProxyFlag("compat", .value), ProxyFlag("arguments-separator", .value), ProxyFlag("base-url", .value),
         ProxyFlag("allowed-processing-option", .list), ProxyFlag("allow-security-options", .flag),

@@ -172,12 +172,8 @@ public final class ImageProxyService: Sendable {
 
     /// Answers an image request path.
     public func respond(path: String, accept: String?, ifNoneMatch: String?) async -> ProxyResponse {
-        // The hot path: a path (with this Accept) that was parsed, authorised and allowed before
-        // maps straight to its result key; the path alone decides all three, so none is redone.
-        let routeKey = accept.map { path + "\u{0}" + $0 } ?? path
-        if let route = routes.withLock({ $0.map[routeKey] }), let hit = results.value(forKey: route.key) {
-            return success(hit, cacheType: "memory", route: route, ifNoneMatch: ifNoneMatch)
-        }
+        if let answer = cachedAnswer(path: path, accept: accept, ifNoneMatch: ifNoneMatch) { return answer }
+        let routeKey = Self.routeKey(path: path, accept: accept)
         if let settings = configuration.compat {
             return await respondImgproxy(path: path, accept: accept, ifNoneMatch: ifNoneMatch, settings: settings, routeKey: routeKey)
         }

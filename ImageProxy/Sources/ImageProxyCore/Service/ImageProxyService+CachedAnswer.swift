@@ -1,0 +1,23 @@
+import Foundation
+
+extension ImageProxyService {
+    /// The answer for a result already in memory, found without waiting: nil unless `path` (with
+    /// this `accept`) was answered before and its result is still in the memory cache.
+    ///
+    /// When it is not nil it is exactly what ``respond(path:accept:ifNoneMatch:)`` answers for the
+    /// same arguments (status, headers, body, cache type `memory`): the HTTP layer may call it on
+    /// its event loop, before it hands a request to a task, and answer from there. It takes two
+    /// locks (the route map and the result cache), never suspends and does no I/O.
+    public func cachedAnswer(path: String, accept: String?, ifNoneMatch: String?) -> ProxyResponse? {
+        // A path (with this Accept) that was parsed, authorised and allowed before maps straight
+        // to its result key; the path alone decides all three, so none is redone.
+        let routeKey = Self.routeKey(path: path, accept: accept)
+        guard let route = routes.withLock({ $0.map[routeKey] }), let hit = results.value(forKey: route.key) else { return nil }
+        return success(hit, cacheType: "memory", route: route, ifNoneMatch: ifNoneMatch)
+    }
+
+    /// The key of ``routes``: the path, and the Accept header when there is one.
+    static func routeKey(path: String, accept: String?) -> String {
+        accept.map { path + "\u{0}" + $0 } ?? path
+    }
+}
