@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Named for the modules image-proxy imports itself (the event-loop answers of
+        // HotPath/): Hummingbird brings both.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
         // openat2(2) through syscall(2), which Swift cannot call (variadic); see LocalFileOpener.
@@ -46,7 +50,10 @@ let package = Package(
         ]),
         .executableTarget(name: "image-proxy", dependencies: [
             "ImageProxyCore",
-            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ImageKernel", package: "ImageKernel"),
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
