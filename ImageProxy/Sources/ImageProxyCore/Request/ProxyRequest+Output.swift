@@ -79,10 +79,9 @@ extension ProxyRequest {
             return part
         }
 
-        /// The service's configuration with this request's metadata and colour choices over it:
+        /// The service's configuration with this request's source limits, metadata and colour choices over it:
         /// what a render of this request encodes and converts by.
         func limits(over configuration: ProxyConfiguration) -> ProxyConfiguration {
-            guard metadata != nil || keepsColorProfile != nil else { return sourceLimits.applied(to: configuration) }
             var limits = sourceLimits.applied(to: configuration)
             if let metadata {
                 limits.keepsAllMetadata = metadata == .all
