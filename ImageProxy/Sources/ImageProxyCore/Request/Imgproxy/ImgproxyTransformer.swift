@@ -57,35 +57,6 @@ public struct ImgproxyTransformer: ImageTransformer {
         return image
     }
 
-    /// The largest `watermark` scale taken: the mark at most this many times the result's size
-    /// (imgproxy sets no bound; a mark far larger than the image only costs its resize).
-    static let maxWatermarkScale = 4.0
-
-    /// imgproxy's `watermark`: scaled to fit `scale` times the result's size (its own size for 0),
-    /// then placed by its position with offsets from that edge (pixels times `dpr`, fractions of
-    /// the result below 1), partly outside when the offsets push it there, or repeated for `re`
-    /// (the offsets there are the gaps between the copies).
-    private func placeWatermark(_ watermark: Image, on image: Image, dpr: Double) throws(ImageKernelError) -> Image {
-        let o = options
-        var mark = watermark
-        if o.watermarkScale > 0 {
-            let scale = min(o.watermarkScale, Self.maxWatermarkScale)
-            let width = max(1, ImgproxyGeometry.scaleToEven(image.width, scale)), height = max(1, ImgproxyGeometry.scaleToEven(image.height, scale))
-            mark = try ResizeTransformer(.fit, width: width, height: height, allowsEnlarging: true).transform(mark)
-        }
-        guard o.watermarkPosition.kind != .re else {
-            // The offsets are the gaps between the tiles: pixels (times dpr) from 1 up, else
-            // fractions of the result.
-            let gapX = abs(o.watermarkPosition.x) >= 1 ? ImgproxyGeometry.roundToEven(o.watermarkPosition.x * dpr) : ImgproxyGeometry.scaleToEven(image.width, o.watermarkPosition.x)
-            let gapY = abs(o.watermarkPosition.y) >= 1 ? ImgproxyGeometry.roundToEven(o.watermarkPosition.y * dpr) : ImgproxyGeometry.scaleToEven(image.height, o.watermarkPosition.y)
-            let position: WatermarkTransformer.Position = gapX > 0 || gapY > 0 ? .tiledWithGaps(horizontal: gapX, vertical: gapY) : .tiled
-            return try WatermarkTransformer(watermark: mark, opacity: o.watermarkOpacity, position: position).transform(image)
-        }
-        let at = ImgproxyGeometry.position(
-            outer: (image.width, image.height), inner: (mark.width, mark.height), gravity: o.watermarkPosition, dpr: dpr, overflows: true)
-        return try WatermarkTransformer(watermark: mark, opacity: o.watermarkOpacity, position: .origin(x: at.x, y: at.y)).transform(image)
-    }
-
     /// imgproxy's `cropImage`: nothing for a zero size or one the image already fits, the smart
     /// window for `sm`, else ``ImgproxyGeometry/position(outer:inner:gravity:dpr:)``.
     private func crop(_ image: Image, width: Int, height: Int, gravity: ImgproxyOptions.GravityOption, dpr: Double) throws(ImageKernelError) -> Image {
