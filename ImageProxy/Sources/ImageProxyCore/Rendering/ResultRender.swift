@@ -126,11 +126,12 @@ enum ResultRender {
             if let image = try? coders.decode(data, options: animation) { return image }
         }
         // imgproxy's geometry for a vector source: the render box from the document's own size,
-        // read from the parse, so the document is rendered once.
+        // read from the parse, so the document is rendered once (twice for a trim that enlarges).
         if sourceFormat == .svg, let step = spec?.steps.first as? ImgproxyTransformer, spec?.steps.count == 1,
            let svg = coders.coder(forDecoding: data) as? SVGCoder {
             let canvas = try svg.intrinsicCanvas(of: data)
-            if let box = step.vectorRenderBox(intrinsicWidth: canvas.width, intrinsicHeight: canvas.height) { options.shrinkOnLoad = box }
+            let draw = { (options: DecodeOptions) throws(ImageKernelError) -> Image in try coders.decode(data, options: options) }
+            if let drawing = try step.vectorDrawing(intrinsic: canvas, options: options, decode: draw) { return drawing }
         }
         return try coders.decode(data, options: options)
     }
