@@ -61,6 +61,7 @@ extension ImgproxyVariable {
         .bool("ENFORCE_WEBP", "enforce-webp"),
         .bool("ENFORCE_THUMBNAIL", "enforce-thumbnail"),
         .bool("ENFORCE_AVIF", "enforce-avif"),
+        .bool("PRESERVE_HDR", "preserve-hdr"),
         .bool("JPEG_PROGRESSIVE", "jpeg-progressive"),
         .bool("PNG_INTERLACED", "png-interlaced"),
         .bool("STRIP_METADATA", "strip-metadata"),
