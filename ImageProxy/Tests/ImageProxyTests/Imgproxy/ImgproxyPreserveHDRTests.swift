@@ -28,6 +28,7 @@ struct ImgproxyPreserveHDRTests {
         "8.tif": "tiff/derived/hopper_zip_pred2.tif", "16.tif": "tiff/derived/hopper_rgb16_be_zip.tif",
         "g8.tif": "tiff/pillow/8bit.s.tif", "g16.tif": "tiff/pillow/16bit.deflate.tif",
         "a16.tif": "tiff/derived/hopper_rgba16_unassoc_zip.tif",
+        "10.avif": "heif/av1-avif-Link-U/fox.profile0.10bpc.yuv420.avif",
     ]
 
     static func origin() throws -> NginxServer {
@@ -93,7 +94,7 @@ struct ImgproxyPreserveHDRTests {
         }
     }
 
-    @Test("TIFF and JPEG XL results keep 16 bits too; AVIF, WebP and GIF results are 8-bit")
+    @Test("TIFF and JPEG XL results keep 16 bits too, a 10-bit AVIF source keeps them; AVIF, WebP and GIF results are 8-bit")
     func formats() async throws {
         let origin = try Self.origin()
         let proxy = try Self.start(origin, ["--preserve-hdr"])
@@ -101,6 +102,9 @@ struct ImgproxyPreserveHDRTests {
             #expect(try Self.interpretation(try await Self.fetch(proxy, origin, "16.png", "format:\(format)")) == expected + " 100x100", "\(format)")
         }
         #expect(try Self.interpretation(try await Self.fetch(proxy, origin, "g16.tif", "format:tiff")) == "grey16 100x100")
+        // A 10-bit AVIF source (1204x800) decodes to 16 bits for a PNG result.
+        #expect(try Self.interpretation(try await Self.fetch(proxy, origin, "10.avif", "format:png")) == "RGB16 100x100")
+        #expect(try Self.interpretation(try await Self.fetch(proxy, origin, "10.avif", "format:png/ph:0")) == "sRGB 100x100")
         for format in ["webp", "gif"] {
             let body = try await Self.fetch(proxy, origin, "16.png", "format:\(format)")
             let image = try CoderRegistry([WebPCoder(), GIFCoder()]).decode(body, options: DecodeOptions(preserve16Bit: true))
