@@ -67,6 +67,9 @@ struct CompatOptions: ParsableArguments {
     @Flag(help: "imgproxy mode: decode a HEIF or AVIF source's embedded thumbnail, when it has one, instead of its image (IMGPROXY_ENFORCE_THUMBNAIL); a URL's enforce_thumbnail wins.")
     var enforceThumbnail = false
 
+    @Flag(help: "imgproxy mode: keep 16 bits per sample where the source has more than 8 and the result is PNG, TIFF or JPEG XL (IMGPROXY_PRESERVE_HDR); a URL's preserve_hdr wins.")
+    var preserveHdr = false
+
     @Flag(inversion: .prefixedNo, help: "Strip EXIF, XMP and IPTC from results (default; --keep-copyright keeps copyright); --no-strip-metadata keeps all of it, GPS included (IMGPROXY_STRIP_METADATA). Both modes.")
     var stripMetadata = true
 
@@ -95,6 +98,7 @@ struct CompatOptions: ParsableArguments {
         settings.enforceWebP = enforceWebp
         settings.enforceAVIF = enforceAvif
         settings.enforceThumbnail = enforceThumbnail
+        settings.preserveHDR = preserveHdr
         settings.autoJXL = autoJxl
         settings.enforceJXL = enforceJxl
         settings.enablesClientHints = enableClientHints

@@ -63,6 +63,7 @@ extension ImgproxyVariable {
         .bool("ENFORCE_WEBP", "enforce-webp"),
         .bool("ENFORCE_THUMBNAIL", "enforce-thumbnail"),
         .bool("ENFORCE_AVIF", "enforce-avif"),
+        .bool("PRESERVE_HDR", "preserve-hdr"),
         .bool("AUTO_JXL", "auto-jxl"),
         .bool("ENFORCE_JXL", "enforce-jxl"),
         .bool("ENABLE_CLIENT_HINTS", "enable-client-hints"),

@@ -55,6 +55,7 @@ public struct ProxyFlag: Sendable, Hashable {
         ProxyFlag("auto-webp", .flag), ProxyFlag("auto-avif", .flag), ProxyFlag("enforce-webp", .flag), ProxyFlag("enforce-avif", .flag),
         ProxyFlag("enforce-thumbnail", .flag), ProxyFlag("auto-jxl", .flag), ProxyFlag("enforce-jxl", .flag),
         ProxyFlag("enable-client-hints", .flag), ProxyFlag("url-replacement", .list), ProxyFlag("base64-url-includes-filename", .flag),
+        ProxyFlag("preserve-hdr", .flag),
         ProxyFlag("strip-metadata", .flag, invertible: true),
     ]
 

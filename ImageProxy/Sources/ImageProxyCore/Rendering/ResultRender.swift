@@ -45,7 +45,9 @@ enum ResultRender {
         // After geometric steps the conversion meets the result's pixels only (as libvips'
         // thumbnail converts after shrinking); before any step that mixes in colours of its own.
         let convertsAfter = ColorPolicy.convertsAfter(spec)
-        let source = try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits)
+        let source = HDRPolicy.settled(
+            try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits),
+            spec: spec, choice: choice, sourceFormat: sourceFormat, encodable: encodable)
         let decoded = convertsAfter ? source : ColorPolicy.apply(source, limits: limits)
         let animated = decoded.isAnimated
         let framesTogether = animated && spec?.steps.contains(where: { $0 is TrimTransformer }) == true
@@ -67,6 +69,7 @@ enum ResultRender {
         let format = choice.resolve(sourceFormat: sourceFormat, animated: animated, hasAlpha: image.pixelFormat.hasAlpha, encodable: encodable)
         if !OutputChoice.animatable.contains(format) { image.frames = [] }
         if convertsAfter { image = ColorPolicy.apply(image, limits: limits) }
+        image = HDRPolicy.fitted(image, to: format, preserving: HDRPolicy.preserves(spec))
         return (try encoder.encode(image, as: format, coders: coders, background: spec?.backgroundColor), format)
     }
 
@@ -110,6 +113,7 @@ enum ResultRender {
         options.colorConverter = ColorPolicy.converter  // CMYK with a profile becomes RGB through it
         // imgproxy's enforce_thumbnail: a HEIF or AVIF source's stored thumbnail instead of its image.
         if let step = spec?.steps.first as? ImgproxyTransformer, step.options.enforceThumbnail == true { options.embeddedThumbnail = true }
+        options.preserve16Bit = HDRPolicy.decodesDeep(spec, choice: choice, sourceFormat: sourceFormat, encodable: encodable)
         if limits.maxAnimationFrames > 1, OutputChoice.animatable.contains(sourceFormat), choice.mayAnimate(sourceFormat, encodable: encodable) {
             var animation = options
             animation.firstFrameOnly = false

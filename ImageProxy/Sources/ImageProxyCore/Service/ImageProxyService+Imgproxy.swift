@@ -14,6 +14,7 @@ extension ImageProxyService {
             var options = parsed.options
             if settings.maxResultDimension > 0, options.maxResultDimension == 0 { options.maxResultDimension = settings.maxResultDimension }
             if options.enforceThumbnail == nil, settings.enforceThumbnail { options.enforceThumbnail = true }
+            if options.preserveHDR == nil, settings.preserveHDR { options.preserveHDR = true }
             do throws(ProxyError) {
                 try checkSource(parsed.source)
             } catch {

@@ -50,6 +50,9 @@ public struct ImgproxySettings: Sendable {
     /// Decode a HEIF or AVIF source's embedded thumbnail, when it has one, instead of its image,
     /// unless the URL's `enforce_thumbnail` says otherwise (`IMGPROXY_ENFORCE_THUMBNAIL`).
     public var enforceThumbnail = false
+    /// Keep more than 8 bits per sample where the source has them and the result's format can
+    /// carry them, unless the URL's `preserve_hdr` says otherwise (`IMGPROXY_PRESERVE_HDR`).
+    public var preserveHDR = false
 
     public init() {}
 

@@ -69,7 +69,11 @@ public struct ImgproxyTransformer: ImageTransformer {
                 .transform(image)
         }
         if let background = o.background { image = try BackgroundTransformer(background).transform(image) }
-        if let watermark, o.watermarkOpacity > 0 { image = try placeWatermark(watermark, on: image, dpr: geometry.dprScale) }
+        if let watermark, o.watermarkOpacity > 0 {
+            // A coloured mark turns a gray image coloured, at the image's depth (imgproxy's compositing space).
+            let colored = watermark.pixelFormat.layout == .rgb || watermark.pixelFormat.layout == .rgba
+            image = try placeWatermark(watermark, on: colored ? image.promotedToColor() : image, dpr: geometry.dprScale)
+        }
         return image
     }
 
