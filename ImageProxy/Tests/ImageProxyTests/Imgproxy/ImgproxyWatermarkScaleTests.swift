@@ -47,16 +47,20 @@ struct ImgproxyWatermarkScaleTests {
         // At 10 the mark is 2000x1000 (five times): centred, the result shows its middle 200x100,
         // inside the green square; from the top-left corner, red; offsets of -700, -350 show the
         // square's top-left corner at (100, 50). At 1000 it is 200000x100000: centred, the result
-        // is a fifth of a mark pixel of the square; tiled, the first tile's corner is red. Gaps of
-        // 100, 50 at 10 start the one visible tile at (50, 25).
+        // is a fifth of a mark pixel of the square. Tiled, one cell covers the result, so its one
+        // copy is centred as imgproxy centres it: inside the square at 10 and 1000 (gaps or not);
+        // at 4.5 (900x450, above the whole-mark limit of 4) the result shows mark columns
+        // 350..<550, the square's 360..<540 with red on either side.
         let cases: [(String, [(Int, Int, Colour)])] = [
             ("wm:1:ce:0:0:10", [(0, 0, .green), (100, 50, .green), (199, 99, .green), (10, 90, .green)]),
             ("wm:1:nowe:0:0:10", [(0, 0, .red), (199, 99, .red)]),
             ("wm:1:nowe:-700:-350:10", [(50, 25, .red), (150, 75, .green), (150, 20, .red), (60, 80, .red), (190, 95, .green)]),
             ("wm:1:ce:0:0:1000", [(0, 0, .green), (100, 50, .green), (199, 99, .green)]),
             ("wm:1:soea:0:0:1000", [(0, 0, .red), (199, 99, .red)]),
-            ("wm:1:re:0:0:1000", [(0, 0, .red), (199, 99, .red)]),
-            ("wm:1:re:100:50:10", [(25, 50, .white), (100, 10, .white), (100, 60, .red), (199, 99, .red)]),
+            ("wm:1:re:0:0:1000", [(0, 0, .green), (100, 50, .green), (199, 99, .green)]),
+            ("wm:1:re:100:50:10", [(0, 0, .green), (25, 50, .green), (199, 99, .green)]),
+            ("wm:1:re:0:0:4.5", [(2, 50, .red), (100, 50, .green), (197, 50, .red)]),
+            ("wm:1:re:40:0:4.5", [(2, 50, .red), (100, 50, .green), (197, 50, .red)]),
         ]
         for (options, spots) in cases {
             let response = try await HTTP.get(proxy.url("/unsafe/\(options)/plain/\(url)@png"))
