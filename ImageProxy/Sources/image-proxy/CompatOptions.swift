@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ImageKernel
 import ImageProxyCore
 
 /// The grammar a service reads URLs in.
@@ -64,6 +65,18 @@ struct CompatOptions: ParsableArguments {
     @Flag(help: "imgproxy mode: the last /-part of a base64 source is a file name, ignored (IMGPROXY_BASE64_URL_INCLUDES_FILENAME).")
     var base64UrlIncludesFilename = false
 
+    @Option(help: "imgproxy mode: a format results take when neither the URL nor Accept picks one, in order; repeatable (default jpeg, png, gif) (IMGPROXY_PREFERRED_FORMATS).")
+    var preferredFormat: [String] = []
+
+    @Option(help: "imgproxy mode: a source format answered as it is, as if every URL listed it in skip_processing; repeatable (IMGPROXY_SKIP_PROCESSING_FORMATS).")
+    var skipProcessingFormat: [String] = []
+
+    @Option(help: "imgproxy mode: multiplies every URL's watermark opacity, above 0 and at most 1 (IMGPROXY_WATERMARK_OPACITY).")
+    var watermarkOpacity: Double = 1
+
+    @Flag(inversion: .prefixedNo, help: "imgproxy mode: turn sources upright by their EXIF orientation unless a URL's auto_rotate says otherwise (default; IMGPROXY_AUTO_ROTATE).")
+    var autoRotate = true
+
     @Flag(help: "imgproxy mode: decode a HEIF or AVIF source's embedded thumbnail, when it has one, instead of its image (IMGPROXY_ENFORCE_THUMBNAIL); a URL's enforce_thumbnail wins.")
     var enforceThumbnail = false
 
@@ -77,6 +90,10 @@ struct CompatOptions: ParsableArguments {
         guard (1...32).contains(signatureSize) else { throw ValidationError("--signature-size is 1…32") }
         guard !argumentsSeparator.isEmpty else { throw ValidationError("--arguments-separator must not be empty") }
         guard maxResultDimension >= 0 else { throw ValidationError("--max-result-dimension must not be negative") }
+        guard watermarkOpacity > 0, watermarkOpacity <= 1 else { throw ValidationError("--watermark-opacity is above 0 and at most 1") }
+        for name in preferredFormat + skipProcessingFormat where ImageFormat(fileExtension: name) == nil {
+            throw ValidationError("\(name) is not an image format (jpeg, png, gif, webp, avif, heic, jxl, tiff, bmp, ico, svg)")
+        }
     }
 
     /// The settings of imgproxy mode, or nil in the native one; `presets` are `NAME=OPTIONS` in
@@ -103,6 +120,10 @@ struct CompatOptions: ParsableArguments {
         settings.enforceJXL = enforceJxl
         settings.enablesClientHints = enableClientHints
         settings.base64URLIncludesFilename = base64UrlIncludesFilename
+        if !preferredFormat.isEmpty { settings.preferredFormats = preferredFormat.compactMap(ImageFormat.init(fileExtension:)) }
+        settings.skipProcessingFormats = skipProcessingFormat.compactMap(ImageFormat.init(fileExtension:))
+        settings.watermarkOpacity = watermarkOpacity
+        settings.autoRotate = autoRotate
         do throws(ProxyError) {
             settings.urlReplacements = try urlReplacement.map { definition throws(ProxyError) in try ImgproxyURLReplacement(definition: definition) }
             try settings.addPresets(presets)

@@ -98,4 +98,21 @@ struct ProxyEnvironmentTests {
         #expect(Set(variables).count == variables.count)
         #expect(Set(ProxyFlag.all.map(\.name)).count == ProxyFlag.all.count)
     }
+
+    @Test func imgproxysOutputDefaultsMapAndEveryOtherVariableIsNamed() throws {
+        let settings = try ProxyEnvironment.settings(
+            environment: [
+                "IMGPROXY_PREFERRED_FORMATS": "webp,png", "IMGPROXY_SKIP_PROCESSING_FORMATS": "gif", "IMGPROXY_AUTO_ROTATE": "false",
+                "IMGPROXY_WATERMARK_OPACITY": "0.5", "IMGPROXY_GRACEFUL_STOP_TIMEOUT": "5", "IMGPROXY_USE_LINEAR_COLORSPACE": "false",
+                "IMGPROXY_PNG_QUANTIZE": "true", "IMGPROXY_SENTRY_DSN": "https://sentry.test/1", "IMGPROXY_MADE_UP": "1",
+            ],
+            commandLine: ["--compat=imgproxy"])
+        #expect(settings.arguments == [
+            "--preferred-format", "webp", "--preferred-format", "png", "--skip-processing-format", "gif", "--no-auto-rotate",
+            "--watermark-opacity", "0.5", "--shutdown-timeout", "5.0",
+        ])
+        #expect(settings.notes.map { String($0.prefix { $0 != ":" }) }.sorted() == ["IMGPROXY_MADE_UP", "IMGPROXY_PNG_QUANTIZE", "IMGPROXY_SENTRY_DSN"])
+        let opacity = #expect(throws: ProxyError.self) { try flags(["IMAGE_PROXY_COMPAT": "imgproxy", "IMGPROXY_WATERMARK_OPACITY": "1.5"]) }
+        #expect(opacity?.message.contains("IMGPROXY_WATERMARK_OPACITY") == true)
+    }
 }

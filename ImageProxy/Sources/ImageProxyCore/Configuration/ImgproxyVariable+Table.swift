@@ -72,9 +72,56 @@ extension ImgproxyVariable {
         .bool("STRIP_METADATA", "strip-metadata"),
         .bool("KEEP_COPYRIGHT", "keep-copyright"),
         .inverted("STRIP_COLOR_PROFILE", "keep-color-profile"),
+        .list("PREFERRED_FORMATS", "preferred-format"),
+        .list("SKIP_PROCESSING_FORMATS", "skip-processing-format"),
+        .bool("AUTO_ROTATE", "auto-rotate"),
+        watermarkOpacity,
         .string("WATERMARK_PATH", "watermark"),
         .string("WATERMARK_URL", "watermark"),
         .unsupported("WATERMARK_DATA", "write the image to a file and give IMGPROXY_WATERMARK_PATH"),
+        // Open-source settings that change answers and are not offered: a warning when set to
+        // anything but imgproxy's default.
+        seconds("GRACEFUL_STOP_TIMEOUT", "shutdown-timeout"),
+        .unsupported("PRESETS_SEPARATOR", "IMGPROXY_PRESETS is split at commas", harmless: ","),
+        .unsupported("USE_LINEAR_COLORSPACE", "resizes run on the stored (gamma-encoded) samples", harmless: "false"),
+        .unsupported("DISABLE_SHRINK_ON_LOAD", "JPEG sources are always decoded at the smallest DCT scale the result allows", harmless: "false"),
+        .unsupported("PNG_QUANTIZE", "PNG results keep every colour", harmless: "false"),
+        .unsupported("PNG_QUANTIZATION_COLORS", "PNG results are not quantised"),
+        .unsupported("WEBP_EFFORT", "encoders run at their own default effort"),
+        .unsupported("WEBP_PRESET", "WebP is encoded with libwebp's default preset", harmless: "default"),
+        .unsupported("AVIF_SPEED", "encoders run at their own default speed"),
+        .unsupported("JXL_EFFORT", "encoders run at their own default effort"),
+        .unsupported("FALLBACK_IMAGE_PATH", "a refused or broken source is answered with imgproxy's error, never a fallback image"),
+        .unsupported("FALLBACK_IMAGE_URL", "a refused or broken source is answered with imgproxy's error, never a fallback image"),
+        .unsupported("FALLBACK_IMAGE_DATA", "a refused or broken source is answered with imgproxy's error, never a fallback image"),
+        .unsupported("FALLBACK_IMAGE_HTTP_CODE", "there is no fallback image"),
+        .unsupported("FALLBACK_IMAGE_TTL", "there is no fallback image"),
+        .unsupported("USE_LAST_MODIFIED", "answers carry an ETag, not Last-Modified", harmless: "false"),
+        .unsupported("LAST_MODIFIED_BUSTER", "answers carry an ETag, not Last-Modified"),
+        .unsupported("ETAG_BUSTER", "ETags change with the source's bytes or validator and the options; use cachebuster in URLs"),
+        .unsupported("MAX_REDIRECTS", "sources follow the HTTP loader's redirect limit"),
+        .unsupported("USER_AGENT", "sources are fetched with the HTTP loader's User-Agent"),
+        .unsupported("IGNORE_SSL_VERIFICATION", "TLS certificates of sources are always verified", harmless: "false"),
+        .unsupported("SOURCE_URL_QUERY_SEPARATOR", "local:// and s3:// sources take no query"),
+        .unsupported("HEALTH_CHECK_PATH", "the health check is /health"),
+        .unsupported("SANITIZE_SVG", "SVG sources are always rendered to pixels, never answered as SVG", harmless: "true"),
+        .unsupported("ALWAYS_RASTERIZE_SVG", "SVG sources are always rendered to pixels", harmless: "true"),
+        .unsupported("SVG_UNLIMITED", "SVG sources keep librsvg's limits", harmless: "false"),
+        .unsupported("PNG_UNLIMITED", "PNG sources keep libpng's limits", harmless: "false"),
+        .unsupported("TIFF_UNLIMITED", "TIFF sources keep libtiff's limits", harmless: "false"),
+        .unsupported("SET_CANONICAL_HEADER", "answers carry no Link: rel=canonical", harmless: "false"),
+        .unsupported("ENABLE_DEBUG_HEADERS", "answers carry none of imgproxy's debug headers", harmless: "false"),
+        .unsupported("COOKIE_PASSTHROUGH", "cookies are never passed to sources", harmless: "false"),
+        .unsupported("COOKIE_PASSTHROUGH_ALL", "cookies are never passed to sources", harmless: "false"),
+        .unsupported("COOKIE_BASE_URL", "cookies are never passed to sources"),
+        .unsupported("MAX_CLIENTS", "connections are not limited; IMGPROXY_WORKERS and IMGPROXY_REQUESTS_QUEUE_SIZE bound the work"),
+        .unsupported("KEEP_ALIVE_TIMEOUT", "idle connections are kept by the HTTP server's own rule"),
+        .unsupported("CLIENT_KEEP_ALIVE_TIMEOUT", "source connections are kept by the HTTP loader's own rule"),
+        .unsupported("WRITE_RESPONSE_TIMEOUT", "the service sets no limit on writing an answer"),
+        .unsupported("NETWORK", "the service listens on TCP only", harmless: "tcp"),
+        .unsupported("SO_REUSEPORT", "one process listens per port", harmless: "false"),
+        .unsupported("PROMETHEUS_BIND", "metrics are at /metrics on the service's own port"),
+        .unsupported("LOG_FORMAT", "logs are swift-log's text lines"),
     ]
 
     /// `IMGPROXY_KEY` and `IMGPROXY_SALT`: hex, several pairs comma-separated, paired by position.
@@ -127,6 +174,13 @@ extension ImgproxyVariable {
             let lowered = source.lowercased()
             return !lowered.hasPrefix("local://") && (s3On || !lowered.hasPrefix("s3://"))
         }.map { FlagValue("allow-origin", $0) })
+    }
+
+    /// `IMGPROXY_WATERMARK_OPACITY`: above 0 and at most 1.
+    static let watermarkOpacity = Self(name: "WATERMARK_OPACITY", flags: ["watermark-opacity"], summary: "`--watermark-opacity` (above 0, at most 1)") { reader, key in
+        let value = try reader.requiredDouble(forKey: key)
+        guard value > 0, value <= 1 else { throw ImgproxyValueError("\(value) is outside (0, 1]") }
+        return .flags([FlagValue("watermark-opacity", "\(value)")])
     }
 
     /// `IMGPROXY_URL_REPLACEMENTS`: `PATTERN=REPLACEMENT` pairs separated by `;` (not `,`: a

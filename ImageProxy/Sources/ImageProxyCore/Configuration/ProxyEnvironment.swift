@@ -75,6 +75,12 @@ public enum ProxyEnvironment {
                 settings.notes.append("\(variable.environmentVariable): \(note)")
             }
         }
+        // Every other IMGPROXY_* variable (Pro features, cloud storages, error reporters, …) is
+        // named, so no setting is dropped in silence.
+        let known = Set(ImgproxyVariable.table.map(\.environmentVariable) + ["IMGPROXY_SALT"])
+        for name in environment.keys.sorted() where name.hasPrefix("IMGPROXY_") && !known.contains(name) {
+            settings.notes.append("\(name): not read by image-proxy (see the README's variable table)")
+        }
         return settings
     }
 

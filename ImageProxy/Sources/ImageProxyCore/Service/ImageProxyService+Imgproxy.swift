@@ -14,6 +14,10 @@ extension ImageProxyService {
             var options = parsed.options
             if settings.maxResultDimension > 0, options.maxResultDimension == 0 { options.maxResultDimension = settings.maxResultDimension }
             if options.enforceThumbnail == nil, settings.enforceThumbnail { options.enforceThumbnail = true }
+            // imgproxy's IMGPROXY_WATERMARK_OPACITY scales every URL's; its
+            // IMGPROXY_SKIP_PROCESSING_FORMATS add to the URL's.
+            options.watermarkOpacity *= settings.watermarkOpacity
+            options.skipProcessing += settings.skipProcessingFormats.filter { !options.skipProcessing.contains($0) }
             if options.preserveHDR == nil, settings.preserveHDR { options.preserveHDR = true }
             do throws(ProxyError) {
                 try checkSource(parsed.source)
@@ -83,6 +87,6 @@ extension ImageProxyService {
         if offered(.jxl, settings.autoJXL || settings.enforceJXL) { return .format(.jxl) }
         if offered(.avif, settings.autoAVIF || settings.enforceAVIF) { return .format(.avif) }
         if offered(.webp, settings.autoWebP || settings.enforceWebP) { return .format(.webp) }
-        return .preferred
+        return .preferred(settings.preferredFormats)
     }
 }

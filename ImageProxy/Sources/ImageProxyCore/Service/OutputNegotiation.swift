@@ -11,12 +11,16 @@ enum OutputChoice: Sendable, Hashable {
     /// The encodable formats `Accept` allows, best first (never empty).
     case accepted([ImageFormat])
     case source
-    /// imgproxy's preferred formats (`IMGPROXY_PREFERRED_FORMATS` default): the source's when it
-    /// is JPEG, PNG or GIF, else PNG for a result with alpha and JPEG for one without.
-    case preferred
+    /// imgproxy's preferred formats (`IMGPROXY_PREFERRED_FORMATS`, in order, default JPEG, PNG,
+    /// GIF): the source's when it is one of them, else the first that can carry the result (an
+    /// animation, alpha), else the first.
+    case preferred([ImageFormat])
 
-    /// The formats ``preferred`` keeps a source in.
-    static let preferredFormats: Set<ImageFormat> = [.jpeg, .png, .gif]
+    /// imgproxy's default preferred formats.
+    static let preferredFormats: [ImageFormat] = [.jpeg, .png, .gif]
+
+    /// The formats that can carry alpha.
+    static let alphaFormats: Set<ImageFormat> = [.png, .webp, .avif, .heic, .gif, .jxl, .tiff, .ico]
 
     /// The formats an animated result can take.
     static let animatable: Set<ImageFormat> = [.gif, .webp, .jxl]
@@ -36,7 +40,7 @@ enum OutputChoice: Sendable, Hashable {
         case .format(let format): format.rawValue
         case .accepted(let formats): "accept:" + formats.map(\.rawValue).joined(separator: "+")
         case .source: "source"
-        case .preferred: "preferred"
+        case .preferred(let formats): formats == Self.preferredFormats ? "preferred" : "preferred:" + formats.map(\.rawValue).joined(separator: "+")
         }
     }
 
@@ -54,7 +58,9 @@ enum OutputChoice: Sendable, Hashable {
         case .format(let format): Self.animatable.contains(format)
         case .accepted(let formats): formats.contains(.webp) || (Self.animatable.contains(sourceFormat) && encodable.contains(sourceFormat))
         case .source: Self.animatable.contains(sourceFormat) && encodable.contains(sourceFormat)
-        case .preferred: sourceFormat == .gif && encodable.contains(.gif)
+        case .preferred(let formats):
+            formats.contains(sourceFormat) ? Self.animatable.contains(sourceFormat) && encodable.contains(sourceFormat)
+                : formats.contains { Self.animatable.contains($0) && encodable.contains($0) }
         }
     }
 
@@ -74,8 +80,13 @@ enum OutputChoice: Sendable, Hashable {
             return formats[0]
         case .source:
             return sourceOrFallback
-        case .preferred:
-            return Self.preferredFormats.contains(sourceFormat) && encodable.contains(sourceFormat) ? sourceFormat : (hasAlpha ? .png : .jpeg)
+        case .preferred(let listed):
+            // imgproxy's determineOutputFormat: the source's format when listed, else the first
+            // listed that carries the animation and the alpha, else the first listed.
+            let formats = listed.filter(encodable.contains)
+            if formats.contains(sourceFormat) { return sourceFormat }
+            let fits = formats.first { format in (!animated || Self.animatable.contains(format)) && (!hasAlpha || Self.alphaFormats.contains(format)) }
+            return fits ?? formats.first ?? (hasAlpha ? .png : .jpeg)
         }
     }
 

@@ -34,6 +34,7 @@ public struct ImgproxyPath: Sendable {
         try verify(signature: signature, path: "/" + signed, settings: settings)
 
         var options = ImgproxyOptions()
+        options.autoRotate = settings.autoRotate
         if settings.enablesClientHints, let hints { hints.apply(to: &options) }
         if settings.presets["default"] != nil { try options.apply("preset", ["default"], settings: settings) }
         var parts = signed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

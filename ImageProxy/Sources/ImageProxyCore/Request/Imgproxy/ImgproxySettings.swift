@@ -1,4 +1,5 @@
 import Foundation
+import ImageKernel
 
 /// What a service in imgproxy's compatibility mode (`--compat imgproxy`) reads URLs with: the
 /// settings of imgproxy's `IMGPROXY_*` variables that concern the path.
@@ -47,6 +48,19 @@ public struct ImgproxySettings: Sendable {
     /// Whether the last `/` part of a base64 source is a file name to ignore
     /// (`IMGPROXY_BASE64_URL_INCLUDES_FILENAME`): `/{base64}.png/puppy.jpg`.
     public var base64URLIncludesFilename = false
+    /// The formats a result takes when neither the URL nor `Accept` chooses one, in order
+    /// (`IMGPROXY_PREFERRED_FORMATS`): the source's when listed, else the first listed that can
+    /// carry the result's animation and alpha, else the first listed.
+    public var preferredFormats: [ImageFormat] = [.jpeg, .png, .gif]
+    /// Source formats answered as they are, as if every URL listed them in `skip_processing`
+    /// (`IMGPROXY_SKIP_PROCESSING_FORMATS`).
+    public var skipProcessingFormats: [ImageFormat] = []
+    /// Multiplies every URL's watermark opacity, above 0 and at most 1
+    /// (`IMGPROXY_WATERMARK_OPACITY`).
+    public var watermarkOpacity = 1.0
+    /// Whether sources are turned upright by their EXIF orientation unless the URL's
+    /// `auto_rotate` says otherwise (`IMGPROXY_AUTO_ROTATE`).
+    public var autoRotate = true
     /// Decode a HEIF or AVIF source's embedded thumbnail, when it has one, instead of its image,
     /// unless the URL's `enforce_thumbnail` says otherwise (`IMGPROXY_ENFORCE_THUMBNAIL`).
     public var enforceThumbnail = false
