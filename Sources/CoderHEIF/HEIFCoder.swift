@@ -50,6 +50,11 @@ import ImageKernel
 /// images as 8-bit (their high byte). ``encode(_:as:options:thumbnailFitting:)`` also stores a
 /// thumbnail. An ``EncodeOptions/progressive`` flag has no meaning here and is ignored.
 ///
+/// Both formats are written at 8 bits per sample. AVIF stays 8-bit because libheif 1.15.1
+/// (Debian 12) gives libaom the wrong AV1 profile for any deeper image (fixed in 1.15.2): libaom
+/// then rejects 10-bit gray and alpha ("Failed to encode frame") and fails an assertion, aborting
+/// the process, on 10-bit 4:2:0 and 4:4:4 colour.
+///
 /// Errors are ``ImageKernelError``s with plugin `"CoderHEIF"`, code `corruptData`, `truncated`,
 /// `unsupported` or `pixelLimitExceeded`, and libheif's message and error numbers.
 /// A `HEIFCoder` holds no mutable state; one value may be used from any number of threads.

@@ -14,7 +14,8 @@ import Transformers
 /// the decode, so it is processed exactly as an 8-bit decode would be.
 enum HDRPolicy {
     /// The output formats whose encoders here write 16 bits per sample: imgproxy's `SupportsHDR`
-    /// (PNG, TIFF, AVIF, JPEG XL) without AVIF, which the HEIF encoder writes at 8 bits.
+    /// (PNG, TIFF, AVIF, JPEG XL) without AVIF, which the HEIF encoder writes at 8 bits (libheif
+    /// 1.15.1 cannot hand libaom a 10-bit image; see `HEIFCoder`).
     static let formats: Set<ImageFormat> = [.png, .tiff, .jxl]
 
     /// Whether the request asks for `preserve_hdr` (the URL's, or the service's default applied to it).
