@@ -11,7 +11,6 @@ enum GIFDecoding {
         guard canvasSize.width * canvasSize.height <= options.pixelLimit else {
             throw GIFFailure.pixelLimit("logical screen", canvasSize, limit: options.pixelLimit, coder: coder)
         }
-        let frameCount = options.firstFrameOnly ? 1 : structure.frames.count
         // We clip frames to the screen (their rows are still decompressed), but a decoder that grows the canvas to hold every frame
         // (Pillow) would need the box around them all: a file whose frames reach that far past
         // its screen is a decompression bomb for others and is refused as one.
@@ -21,7 +20,8 @@ enum GIFDecoding {
         guard extent.width * extent.height <= options.pixelLimit else {
             throw GIFFailure.pixelLimit("screen grown to hold every frame", extent, limit: options.pixelLimit, coder: coder)
         }
-        try options.checkAnimationBudget(frameCount: frameCount, canvas: canvasSize, plugin: coder)
+        // The frames decoded: one, all, or the first `maxFrameCount` (`keepFirst`); no later frame's pixels are read.
+        let frameCount = try options.firstFrameOnly ? 1 : options.checkAnimationBudget(frameCount: structure.frames.count, canvas: canvasSize, plugin: coder)
 
         var source = cgif_source(data: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count, offset: 0)
         var error: Int32 = 0
