@@ -29,7 +29,8 @@ import ImageKernel
 /// decompressed even when clipped) is checked against ``DecodeOptions/pixelLimit``, and frame
 /// count × screen against ``DecodeOptions/maxFrameCount`` and ``DecodeOptions/animationPixelLimit``. ``DecodeOptions/firstFrameOnly`` decodes frame 0 only;
 /// with ``DecodeOptions/FramesOverLimit/keepFirst`` a longer animation decodes its first
-/// ``DecodeOptions/maxFrameCount`` frames only.
+/// ``DecodeOptions/maxFrameCount`` frames only, and the blocks after them are not read (a file cut
+/// after them decodes).
 /// Thumbnails are area averaged from the composited frames (GIF has no reduced decode).
 ///
 /// Errors are ``ImageKernelError``s with plugin `"CoderGIF"` and codes `truncated`,

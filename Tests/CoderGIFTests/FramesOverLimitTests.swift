@@ -20,6 +20,21 @@ struct FramesOverLimitTests {
         #expect(five.frameCount == 5 && five.width == 320 && five.height == 240)
     }
 
+    @Test func framesAfterTheOnesKeptAreNotRead() throws {
+        // chi.gif cut inside frame 21: a whole decode fails, the first 5 or 21 frames decode.
+        let whole = try TestData.data(Self.chi)
+        let cut = whole.prefix(whole.count * 6 / 10)
+        let error = #expect(throws: ImageKernelError.self) { try coder.decode(cut, options: DecodeOptions()) }
+        #expect(error?.code == .truncated)
+        let all = try coder.decode(whole, options: DecodeOptions())
+        for keep in [5, 21] {
+            var options = DecodeOptions(maxFrameCount: keep)
+            options.framesOverLimit = .keepFirst
+            let kept = try coder.decode(cut, options: options)
+            #expect(kept.frameCount == keep && kept.allFrames.map(\.image.pixels) == all.allFrames.prefix(keep).map(\.image.pixels), "keep \(keep)")
+        }
+    }
+
     @Test func keepingOneFrameIsAStill() throws {
         var options = DecodeOptions(maxFrameCount: 1)
         options.framesOverLimit = .keepFirst

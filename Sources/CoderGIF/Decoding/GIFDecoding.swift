@@ -6,7 +6,9 @@ import ImageKernel
 /// row by row onto a ``GIFCanvas``.
 enum GIFDecoding {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, coder: String) throws(ImageKernelError) -> Image {
-        let structure = try GIFStructure(bytes, stopAfterFirstFrame: options.firstFrameOnly, coder: coder)
+        // Frames past the ones decoded are not even parsed: a file cut or broken after them decodes.
+        let keepsFirst = options.framesOverLimit == .keepFirst && options.maxFrameCount >= 1
+        let structure = try GIFStructure(bytes, maxFrames: options.firstFrameOnly ? 1 : keepsFirst ? options.maxFrameCount : .max, coder: coder)
         let canvasSize = structure.screen
         guard canvasSize.width * canvasSize.height <= options.pixelLimit else {
             throw GIFFailure.pixelLimit("logical screen", canvasSize, limit: options.pixelLimit, coder: coder)

@@ -10,8 +10,9 @@ extension ResultRender {
     /// `pixelLimitExceeded`, which imgproxy's grammar answers with its 422 `Invalid source image`
     /// (and the native grammar with 413, as for a still over the limit).
     ///
-    /// - Returns: the animation (or a one-frame source as a still), or nil when a frame fails
-    ///   otherwise (a broken later frame): the caller then decodes the first frame as a still.
+    /// - Returns: the animation (or a one-frame source as a still), or nil when a frame kept fails
+    ///   otherwise (broken or cut; a GIF cut after the frames kept decodes, its later frames not
+    ///   read): the caller then decodes the first frame as a still.
     ///   imgproxy's libvips loads without `fail_on`, so it too answers such a file with an image,
     ///   not an error.
     static func decodeAnimation(_ data: Data, options: DecodeOptions, coders: CoderRegistry, limits: ProxyConfiguration) throws(ImageKernelError) -> Image? {

@@ -97,6 +97,20 @@ struct ImgproxySecurityOptionsTests {
             if frames > 1 { #expect(zip(image.allFrames, durations).allSatisfy { abs($0.duration - $1) < 0.011 }, "\(options): the first frames' durations") }
         }
     }
+
+    @Test("a GIF cut after the frames maf keeps answers them animated; one whose kept frames are cut answers a still of the first")
+    func brokenLaterFrame() async throws {
+        let whole = try TestData.data(Self.chi)
+        let origin = try NginxServer(tls: false, files: ["cut.gif": whole.prefix(whole.count * 6 / 10)])  // cut inside frame 21
+        let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix, "--allow-security-options"])
+        let source = origin.url("cut.gif").absoluteString
+        for (options, frames) in [("/maf:5", 5), ("/maf:21", 21), ("", 1)] {
+            let served = try await HTTP.get(proxy.url("/unsafe/rs:fill:100:80\(options)/plain/\(source)@gif"))
+            #expect(served.status == 200, "\(options): \(served.status)")
+            guard served.status == 200 else { continue }
+            #expect(try GIFCoder().decode(served.body, options: DecodeOptions()).frameCount == frames, "\(options)")
+        }
+    }
 }
 
 /// imgproxy's `enforce_thumbnail` through the running service: a HEIF source's stored thumbnail
