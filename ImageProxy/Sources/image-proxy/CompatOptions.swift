@@ -49,8 +49,26 @@ struct CompatOptions: ParsableArguments {
     @Flag(help: "imgproxy mode: answer AVIF to clients that accept it, whatever the URL names (IMGPROXY_ENFORCE_AVIF).")
     var enforceAvif = false
 
+    @Flag(help: "imgproxy mode: answer JPEG XL to clients that accept it when the URL names no format, before AVIF and WebP (IMGPROXY_AUTO_JXL).")
+    var autoJxl = false
+
+    @Flag(help: "imgproxy mode: answer JPEG XL to clients that accept it, whatever the URL names (IMGPROXY_ENFORCE_JXL).")
+    var enforceJxl = false
+
+    @Flag(help: "imgproxy mode: start a URL's dpr and width from the client hints Sec-CH-DPR/DPR and Sec-CH-Width/Width; answers then Vary on them (IMGPROXY_ENABLE_CLIENT_HINTS).")
+    var enableClientHints = false
+
+    @Option(help: "imgproxy mode: PATTERN=REPLACEMENT, rewriting a source URL's prefix (`*` matches up to a `/`, `$1`/`${1}` in the replacement); repeatable, applied in order (IMGPROXY_URL_REPLACEMENTS).")
+    var urlReplacement: [String] = []
+
+    @Flag(help: "imgproxy mode: the last /-part of a base64 source is a file name, ignored (IMGPROXY_BASE64_URL_INCLUDES_FILENAME).")
+    var base64UrlIncludesFilename = false
+
     @Flag(help: "imgproxy mode: decode a HEIF or AVIF source's embedded thumbnail, when it has one, instead of its image (IMGPROXY_ENFORCE_THUMBNAIL); a URL's enforce_thumbnail wins.")
     var enforceThumbnail = false
+
+    @Flag(help: "imgproxy mode: keep 16 bits per sample where the source has more than 8 and the result is PNG, TIFF or JPEG XL (IMGPROXY_PRESERVE_HDR); a URL's preserve_hdr wins.")
+    var preserveHdr = false
 
     @Flag(inversion: .prefixedNo, help: "Strip EXIF, XMP and IPTC from results (default; --keep-copyright keeps copyright); --no-strip-metadata keeps all of it, GPS included (IMGPROXY_STRIP_METADATA). Both modes.")
     var stripMetadata = true
@@ -80,9 +98,15 @@ struct CompatOptions: ParsableArguments {
         settings.enforceWebP = enforceWebp
         settings.enforceAVIF = enforceAvif
         settings.enforceThumbnail = enforceThumbnail
-        do {
+        settings.preserveHDR = preserveHdr
+        settings.autoJXL = autoJxl
+        settings.enforceJXL = enforceJxl
+        settings.enablesClientHints = enableClientHints
+        settings.base64URLIncludesFilename = base64UrlIncludesFilename
+        do throws(ProxyError) {
+            settings.urlReplacements = try urlReplacement.map { definition throws(ProxyError) in try ImgproxyURLReplacement(definition: definition) }
             try settings.addPresets(presets)
-        } catch let error as ProxyError {
+        } catch {
             throw ValidationError(error.message)
         }
         return settings

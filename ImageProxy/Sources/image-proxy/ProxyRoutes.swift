@@ -83,7 +83,8 @@ final class ProxyRoutes: Sendable {
                 answer = .error(ProxyError(status: 404, code: "not_found", message: "image paths look like /{signature}/{spec}/plain/{source URL}"))
             default:
                 answer = await service.respond(
-                    path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
+                    path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                    clientHints: Self.clientHints(request.headers, readBy: service))
             }
         }
         finish(answer, method: request.method, path: path, elapsed: clock.now - start)

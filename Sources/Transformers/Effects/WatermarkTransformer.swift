@@ -19,6 +19,12 @@ public struct WatermarkTransformer: ImageTransformer {
         /// down), cells from the top-left corner. Negative gaps count as 0. For placements such as
         /// imgproxy's `re` with offsets; not spelled in the spec grammar.
         case tiledWithGaps(horizontal: Int, vertical: Int)
+        /// Copies on a grid: one with its top-left corner at (`x`, `y`) (which may lie outside the
+        /// image) and the others every `cellWidth` across and `cellHeight` down, in all four
+        /// directions. Cells must be at least the watermark's size (copies never overlap). For
+        /// placements such as imgproxy's `re`, whose copies are centred on the image; not spelled
+        /// in the spec grammar.
+        case grid(cellWidth: Int, cellHeight: Int, x: Int, y: Int)
         /// Once, its top-left corner at this pixel of the image (which may lie outside it: the
         /// part of the watermark over the image is drawn). For placements computed elsewhere,
         /// such as imgproxy's offsets from an edge; not spelled in the spec grammar.
@@ -47,6 +53,7 @@ public struct WatermarkTransformer: ImageTransformer {
         case .tiled: "re"
         case .tiledWithGaps(let horizontal, let vertical): "re+\(max(0, horizontal)),\(max(0, vertical))"
         case .origin(let x, let y): "at\(x),\(y)"
+        case .grid(let cellWidth, let cellHeight, let x, let y): "grid\(cellWidth)x\(cellHeight)@\(x),\(y)"
         }
         return "watermark:\(SpecNumber.format(opacity)):\(place):\(SpecNumber.format(scale))"
     }
@@ -85,16 +92,25 @@ public struct WatermarkTransformer: ImageTransformer {
             cell = (markWidth + gapX, markHeight + gapY)
         case .origin(let x, let y):
             (originX, originY) = (x, y)
+        case .grid(let cellWidth, let cellHeight, let x, let y):
+            guard cellWidth >= markWidth, cellHeight >= markHeight else {
+                throw ImageKernelError(
+                    stage: .transform, plugin: key, code: .invalidArgument,
+                    message: "grid cells of \(cellWidth)x\(cellHeight) are smaller than the \(markWidth)x\(markHeight) watermark")
+            }
+            (originX, originY) = (Self.modulo(x, cellWidth), Self.modulo(y, cellHeight))
+            cell = (cellWidth, cellHeight)
         }
         let maxValue: Float = image.pixelFormat.bitsPerComponent == 16 ? 65535 : 255
         if let cell {
             return try image.mappingRows(premultiplying: true) { y, row in
-                let markY = y % cell.height - originY
-                guard markY >= 0, markY < markHeight else { return }
+                // The copy's row and column under (x, y), wherever in its cell the copy starts.
+                let markY = Self.modulo(y - originY, cell.height)
+                guard markY < markHeight else { return }
                 let markRow = plane.baseAddress! + markY * markWidth
                 for x in 0..<image.width {
-                    let markX = x % cell.width - originX
-                    guard markX >= 0, markX < markWidth else { continue }
+                    let markX = Self.modulo(x - originX, cell.width)
+                    guard markX < markWidth else { continue }
                     let w = markRow[markX]
                     row[x] = w + row[x] * (1 - w.w / maxValue)
                 }
@@ -111,6 +127,13 @@ public struct WatermarkTransformer: ImageTransformer {
                 row[x] = w + row[x] * (1 - w.w / maxValue)
             }
         }
+    }
+
+    /// `value` modulo `divisor` (positive), in 0..<divisor.
+    @inline(__always)
+    static func modulo(_ value: Int, _ divisor: Int) -> Int {
+        let r = value % divisor
+        return r < 0 ? r + divisor : r
     }
 
     /// The watermark as premultiplied working pixels in `format`'s sample scale and lanes (gray

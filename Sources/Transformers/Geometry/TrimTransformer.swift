@@ -28,6 +28,16 @@ public struct TrimTransformer: ImageTransformer {
         return try crop(image, to: box)
     }
 
+    /// The rectangle of `image` that ``transform(_:)`` keeps, or nil when it keeps the whole image
+    /// (no border, or nothing but border). For drawing the kept part again at another scale.
+    public func contentRect(of image: Image) throws(ImageKernelError) -> (x: Int, y: Int, width: Int, height: Int)? {
+        try image.checkedForTransform(by: key)
+        guard let box = content(of: image, background: background(of: image)),
+              box != Box(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        else { return nil }
+        return (box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0)
+    }
+
     public func transformAnimation(_ image: Image) throws(ImageKernelError) -> Image {
         let frames = image.allFrames
         for frame in frames { try frame.image.checkedForTransform(by: key) }

@@ -28,6 +28,8 @@ extension ImgproxyVariable {
         // Sources.
         allowedSources,
         .string("BASE_URL", "base-url"),
+        urlReplacements,
+        .bool("BASE64_URL_INCLUDES_FILENAME", "base64-url-includes-filename"),
         .unsupported("ALLOW_LOOPBACK_SOURCE_ADDRESSES", "name the address in IMGPROXY_ALLOWED_SOURCES (an allowed prefix naming an internal address allows it)", harmless: "false"),
         .unsupported("ALLOW_PRIVATE_SOURCE_ADDRESSES", "name the address in IMGPROXY_ALLOWED_SOURCES (an allowed prefix naming an internal address allows it)", harmless: "false"),
         .unsupported("ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", "name the address in IMGPROXY_ALLOWED_SOURCES", harmless: "false"),
@@ -61,6 +63,10 @@ extension ImgproxyVariable {
         .bool("ENFORCE_WEBP", "enforce-webp"),
         .bool("ENFORCE_THUMBNAIL", "enforce-thumbnail"),
         .bool("ENFORCE_AVIF", "enforce-avif"),
+        .bool("PRESERVE_HDR", "preserve-hdr"),
+        .bool("AUTO_JXL", "auto-jxl"),
+        .bool("ENFORCE_JXL", "enforce-jxl"),
+        .bool("ENABLE_CLIENT_HINTS", "enable-client-hints"),
         .bool("JPEG_PROGRESSIVE", "jpeg-progressive"),
         .bool("PNG_INTERLACED", "png-interlaced"),
         .bool("STRIP_METADATA", "strip-metadata"),
@@ -121,6 +127,20 @@ extension ImgproxyVariable {
             let lowered = source.lowercased()
             return !lowered.hasPrefix("local://") && (s3On || !lowered.hasPrefix("s3://"))
         }.map { FlagValue("allow-origin", $0) })
+    }
+
+    /// `IMGPROXY_URL_REPLACEMENTS`: `PATTERN=REPLACEMENT` pairs separated by `;` (not `,`: a
+    /// replacement may hold commas), each checked as the flag checks it.
+    static let urlReplacements = Self(name: "URL_REPLACEMENTS", flags: ["url-replacement"], summary: "`--url-replacement PATTERN=REPLACEMENT`, once per `;`-separated pair") { reader, key in
+        let text = try reader.requiredString(forKey: key)
+        return .flags(try text.split(separator: ";").map { pair in
+            do {
+                _ = try ImgproxyURLReplacement(definition: String(pair))
+            } catch {
+                throw ImgproxyValueError("\(pair) is not PATTERN=REPLACEMENT")
+            }
+            return FlagValue("url-replacement", String(pair))
+        })
     }
 
     /// `IMGPROXY_MAX_SRC_RESOLUTION`: megapixels, possibly fractional; rounded down (never a

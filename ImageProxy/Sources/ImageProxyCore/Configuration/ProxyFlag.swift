@@ -53,7 +53,9 @@ public struct ProxyFlag: Sendable, Hashable {
         ProxyFlag("allowed-processing-option", .list), ProxyFlag("allow-security-options", .flag),
         ProxyFlag("max-result-dimension", .integer), ProxyFlag("signature-size", .integer), ProxyFlag("trusted-signature", .list),
         ProxyFlag("auto-webp", .flag), ProxyFlag("auto-avif", .flag), ProxyFlag("enforce-webp", .flag), ProxyFlag("enforce-avif", .flag),
-        ProxyFlag("enforce-thumbnail", .flag),
+        ProxyFlag("enforce-thumbnail", .flag), ProxyFlag("auto-jxl", .flag), ProxyFlag("enforce-jxl", .flag),
+        ProxyFlag("enable-client-hints", .flag), ProxyFlag("url-replacement", .list), ProxyFlag("base64-url-includes-filename", .flag),
+        ProxyFlag("preserve-hdr", .flag),
         ProxyFlag("strip-metadata", .flag, invertible: true),
     ]
 

@@ -45,7 +45,9 @@ enum ResultRender {
         // After geometric steps the conversion meets the result's pixels only (as libvips'
         // thumbnail converts after shrinking); before any step that mixes in colours of its own.
         let convertsAfter = ColorPolicy.convertsAfter(spec)
-        let source = try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits)
+        let source = HDRPolicy.settled(
+            try decode(data, sourceFormat: sourceFormat, spec: spec, choice: choice, coders: coders, encodable: encodable, limits: limits),
+            spec: spec, choice: choice, sourceFormat: sourceFormat, encodable: encodable)
         let decoded = convertsAfter ? source : ColorPolicy.apply(source, limits: limits)
         let animated = decoded.isAnimated
         let framesTogether = animated && spec?.steps.contains(where: { $0 is TrimTransformer }) == true
@@ -67,6 +69,7 @@ enum ResultRender {
         let format = choice.resolve(sourceFormat: sourceFormat, animated: animated, hasAlpha: image.pixelFormat.hasAlpha, encodable: encodable)
         if !OutputChoice.animatable.contains(format) { image.frames = [] }
         if convertsAfter { image = ColorPolicy.apply(image, limits: limits) }
+        image = HDRPolicy.fitted(image, to: format, preserving: HDRPolicy.preserves(spec))
         return (try encoder.encode(image, as: format, coders: coders, background: spec?.backgroundColor), format)
     }
 
@@ -111,17 +114,19 @@ enum ResultRender {
         options.colorConverter = ColorPolicy.converter  // CMYK with a profile becomes RGB through it
         // imgproxy's enforce_thumbnail: a HEIF or AVIF source's stored thumbnail instead of its image.
         if let step = spec?.steps.first as? ImgproxyTransformer, step.options.enforceThumbnail == true { options.embeddedThumbnail = true }
+        options.preserve16Bit = HDRPolicy.decodesDeep(spec, choice: choice, sourceFormat: sourceFormat, encodable: encodable)
         if limits.maxAnimationFrames > 1, OutputChoice.animatable.contains(sourceFormat), choice.mayAnimate(sourceFormat, encodable: encodable),
            let animation = try decodeAnimation(data, options: options, coders: coders, limits: limits)
         {
             return animation
         }
         // imgproxy's geometry for a vector source: the render box from the document's own size,
-        // read from the parse, so the document is rendered once.
+        // read from the parse, so the document is rendered once (twice for a trim that enlarges).
         if sourceFormat == .svg, let step = spec?.steps.first as? ImgproxyTransformer, spec?.steps.count == 1,
            let svg = coders.coder(forDecoding: data) as? SVGCoder {
             let canvas = try svg.intrinsicCanvas(of: data)
-            if let box = step.vectorRenderBox(intrinsicWidth: canvas.width, intrinsicHeight: canvas.height) { options.shrinkOnLoad = box }
+            let draw = { (options: DecodeOptions) throws(ImageKernelError) -> Image in try coders.decode(data, options: options) }
+            if let drawing = try step.vectorDrawing(intrinsic: canvas, options: options, decode: draw) { return drawing }
         }
         return try coders.decode(data, options: options)
     }

@@ -21,6 +21,12 @@ public struct ProxySigner: Sendable {
         ProxyRequest.base64URLEncoded(Data(mac(for: path)))
     }
 
+    /// The signature of `path` from the first `size` bytes (1–32) of the HMAC (imgproxy's
+    /// `IMGPROXY_SIGNATURE_SIZE`).
+    public func signature(for path: String, size: Int) -> String {
+        ProxyRequest.base64URLEncoded(Data(mac(for: path).prefix(min(max(size, 1), HMACSHA256.byteCount))))
+    }
+
     /// Whether `signature` signs `path` (compared in constant time).
     public func isValid(_ signature: String, for path: String) -> Bool {
         guard let code = ProxyRequest.base64URLDecoded(Substring(signature)), code.count == HMACSHA256.byteCount else { return false }

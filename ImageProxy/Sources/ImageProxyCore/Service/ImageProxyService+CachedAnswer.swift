@@ -8,16 +8,26 @@ extension ImageProxyService {
     /// same arguments (status, headers, body, cache type `memory`): the HTTP layer may call it on
     /// its event loop, before it hands a request to a task, and answer from there. It takes two
     /// locks (the route map and the result cache), never suspends and does no I/O.
-    public func cachedAnswer(path: String, accept: String?, ifNoneMatch: String?) -> ProxyResponse? {
+    ///
+    /// `clientHints` are read only when the service reads them (``readsClientHints``).
+    public func cachedAnswer(path: String, accept: String?, ifNoneMatch: String?, clientHints: ImgproxyClientHints? = nil) -> ProxyResponse? {
         // A path (with this Accept) that was parsed, authorised and allowed before maps straight
         // to its result key; the path alone decides all three, so none is redone.
-        let routeKey = Self.routeKey(path: path, accept: accept)
+        let routeKey = self.routeKey(path: path, accept: accept, clientHints: clientHints)
         guard let route = routes.withLock({ $0.map[routeKey] }), let hit = results.value(forKey: route.key) else { return nil }
         return success(hit, cacheType: "memory", route: route, ifNoneMatch: ifNoneMatch)
     }
 
-    /// The key of ``routes``: the path, and the Accept header when there is one.
-    static func routeKey(path: String, accept: String?) -> String {
-        accept.map { path + "\u{0}" + $0 } ?? path
+    /// The key of ``routes``: the path, the Accept header when there is one, and the client
+    /// hints when the service reads them.
+    func routeKey(path: String, accept: String?, clientHints: ImgproxyClientHints?) -> String {
+        let key = accept.map { path + "\u{0}" + $0 } ?? path
+        guard readsClientHints else { return key }
+        return key + "\u{1}" + (clientHints ?? ImgproxyClientHints()).keyPart
     }
+
+    /// Whether answers depend on the client hints of a request (imgproxy's
+    /// `IMGPROXY_ENABLE_CLIENT_HINTS`, ``ImgproxySettings/enablesClientHints``): the HTTP layer
+    /// then reads them (``ImgproxyClientHints/init(header:)``) and passes them on.
+    public var readsClientHints: Bool { configuration.compat?.enablesClientHints ?? false }
 }

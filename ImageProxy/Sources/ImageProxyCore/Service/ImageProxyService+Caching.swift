@@ -12,6 +12,8 @@ extension ImageProxyService {
         let negotiated: Bool
         /// The `Content-Disposition` asked for.
         let disposition: ContentDisposition?
+        /// Whether the result depends on client hints (`Vary` names them).
+        var readsClientHints = false
     }
 
     /// Maps a path (with its Accept) to its route for the hot path (see ``routes``).

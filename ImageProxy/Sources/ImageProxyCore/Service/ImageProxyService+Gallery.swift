@@ -50,13 +50,33 @@ extension ImageProxyService {
     ]
     static let galleryWatermarkSpec = "resize:fill:200:200/watermark:0.7:soea:0.4"
 
+    /// The same row in imgproxy's grammar, for a service in `--compat imgproxy`.
+    static let galleryImgproxySpecs = [
+        "rs:fill:200:200/g:sm", "rs:fill:200:200/g:fp:0.25:0.75", "rs:fit:160:160/pd:20/bg:3366cc",
+        "rs:fit:200:120/ex:1/bg:ffcc00", "rs:fill:200:200/bg:ffcc00", "t:10/rs:fill:200:200", "dpr:2/rs:fill:100:100",
+    ]
+    static let galleryImgproxyWatermarkSpec = "rs:fill:200:200/wm:0.7:soea:0:0:0.4"
+
+    /// An imgproxy path for a source and options (`/{signature}/{options}/plain/{source}`), signed
+    /// as ``ImgproxySettings`` verifies it: the first signer's HMAC cut to the signature size, or
+    /// `unsafe` without signers.
+    public func imgproxyPath(forSourceText source: String, options: String, settings: ImgproxySettings) -> String {
+        let encoded = source.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
+        let rest = (options.isEmpty ? "" : "/" + options) + "/plain/" + encoded
+        let signature = settings.signers.first?.signature(for: rest, size: settings.signatureSize) ?? "unsafe"
+        return "/" + signature + rest
+    }
+
     func galleryHTML(list: String, sources: [String]) -> String {
+        let compat = configuration.compat
         func figure(_ source: String, spec: String, caption: String) -> String {
-            let src = path(forSourceText: source, spec: spec)
+            let src = compat.map { imgproxyPath(forSourceText: source, options: spec, settings: $0) } ?? path(forSourceText: source, spec: spec)
             return #"<figure><img src="\#(Self.escape(src))" width="200" height="200" alt="\#(Self.escape(caption))"><figcaption>\#(Self.escape(caption))</figcaption></figure>"#
         }
-        let images = sources.map { figure($0, spec: "resize:fill:200:200", caption: $0) }
-        let specs = Self.galleryStepSpecs + (watermark.withLock { $0 } == nil ? [] : [Self.galleryWatermarkSpec])
+        let images = sources.map { figure($0, spec: compat == nil ? "resize:fill:200:200" : "rs:fill:200:200", caption: $0) }
+        let stepSpecs = compat == nil ? Self.galleryStepSpecs : Self.galleryImgproxySpecs
+        let markSpec = compat == nil ? Self.galleryWatermarkSpec : Self.galleryImgproxyWatermarkSpec
+        let specs = stepSpecs + (watermark.withLock { $0 } == nil ? [] : [markSpec])
         let steps = sources.first.map { first in specs.map { figure(first, spec: $0, caption: $0) } } ?? []
         let imageCount = images.count + steps.count
         return """

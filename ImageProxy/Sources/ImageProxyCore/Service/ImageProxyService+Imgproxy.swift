@@ -6,12 +6,15 @@ extension ImageProxyService {
     /// Answers an imgproxy URL (``ProxyConfiguration/compat``): parsed and authorised by
     /// ``ImgproxyPath``, rendered by ``ImgproxyTransformer`` through the same cache, coalescing
     /// and render path as the native grammar; errors answer as imgproxy does (status, plain text).
-    func respondImgproxy(path: String, accept: String?, ifNoneMatch: String?, settings: ImgproxySettings, routeKey: String) async -> ProxyResponse {
+    func respondImgproxy(
+        path: String, accept: String?, ifNoneMatch: String?, settings: ImgproxySettings, hints: ImgproxyClientHints?, routeKey: String
+    ) async -> ProxyResponse {
         do throws(ProxyError) {
-            let parsed = try ImgproxyPath.parse(path, settings: settings)
+            let parsed = try ImgproxyPath.parse(path, settings: settings, hints: hints)
             var options = parsed.options
             if settings.maxResultDimension > 0, options.maxResultDimension == 0 { options.maxResultDimension = settings.maxResultDimension }
             if options.enforceThumbnail == nil, settings.enforceThumbnail { options.enforceThumbnail = true }
+            if options.preserveHDR == nil, settings.preserveHDR { options.preserveHDR = true }
             do throws(ProxyError) {
                 try checkSource(parsed.source)
             } catch {
@@ -41,8 +44,9 @@ extension ImageProxyService {
                 return success(original, cacheType: "source", route: route, ifNoneMatch: ifNoneMatch)
             }
             let key = resultKey(source: parsed.source, specKey: specKey, choice: choice, output: output)
-            let negotiated = options.format == nil || settings.enforceWebP || settings.enforceAVIF
-            let route = Route(key: key, negotiated: negotiated, disposition: ContentDisposition(output, source: parsed.source))
+            let negotiated = options.format == nil || settings.enforceWebP || settings.enforceAVIF || settings.enforceJXL
+            var route = Route(key: key, negotiated: negotiated, disposition: ContentDisposition(output, source: parsed.source))
+            route.readsClientHints = settings.enablesClientHints
             if options.expires == nil { remember(route: routeKey, route) }
             let spec = TransformSpec(steps: [transformer])
             let (rendered, cacheType) = try await render(key: key, source: parsed.source, spec: spec, choice: choice, output: output)
@@ -62,18 +66,21 @@ extension ImageProxyService {
         return policy == configuration.metadataPolicy ? nil : policy
     }
 
-    /// imgproxy's output format: `enforce_*` formats the client accepts win, then the format the
-    /// URL names, then the `auto_*` formats the client accepts, then imgproxy's preferred
-    /// formats (JPEG, PNG, GIF: the source's when it is one, else PNG with alpha, JPEG without).
+    /// imgproxy's output format: `enforce_*` formats the client accepts win (JPEG XL, then AVIF,
+    /// then WebP), then the format the URL names, then the `auto_*` formats the client accepts in
+    /// the same order, then imgproxy's preferred formats (JPEG, PNG, GIF: the source's when it is
+    /// one, else PNG with alpha, JPEG without).
     private func imgproxyChoice(_ options: ImgproxyOptions, accept: String?, settings: ImgproxySettings) throws(ProxyError) -> OutputChoice {
         let accepted = accept.map(OutputChoice.acceptedMediaTypes) ?? []
         func offered(_ format: ImageFormat, _ on: Bool) -> Bool { on && encodable.contains(format) && accepted.contains(format.mediaType) }
+        if offered(.jxl, settings.enforceJXL) { return .format(.jxl) }
         if offered(.avif, settings.enforceAVIF) { return .format(.avif) }
         if offered(.webp, settings.enforceWebP) { return .format(.webp) }
         if let format = options.format {
             guard encodable.contains(format) else { throw .imgproxyCantSave("Resulting image format is not supported: \(format.rawValue)") }
             return .format(format)
         }
+        if offered(.jxl, settings.autoJXL || settings.enforceJXL) { return .format(.jxl) }
         if offered(.avif, settings.autoAVIF || settings.enforceAVIF) { return .format(.avif) }
         if offered(.webp, settings.autoWebP || settings.enforceWebP) { return .format(.webp) }
         return .preferred

@@ -7,7 +7,12 @@ extension ImageProxyService {
         var headers: [(name: String, value: String)] = [
             ("ETag", rendered.etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)"),
         ]
-        if route.negotiated { headers.append(("Vary", "Accept")) }
+        switch (route.negotiated, route.readsClientHints) {
+        case (true, false): headers.append(("Vary", "Accept"))
+        case (true, true): headers.append(("Vary", "Accept, " + ImgproxyClientHints.varyNames))
+        case (false, true): headers.append(("Vary", ImgproxyClientHints.varyNames))
+        case (false, false): break
+        }
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: rendered.etag) {
             return ProxyResponse(status: 304, headers: headers, body: Data(), cacheType: cacheType)
         }

@@ -170,12 +170,14 @@ public final class ImageProxyService: Sendable {
 
     static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    /// Answers an image request path.
-    public func respond(path: String, accept: String?, ifNoneMatch: String?) async -> ProxyResponse {
-        if let answer = cachedAnswer(path: path, accept: accept, ifNoneMatch: ifNoneMatch) { return answer }
-        let routeKey = Self.routeKey(path: path, accept: accept)
+    /// Answers an image request path; `clientHints` count only where the service reads them
+    /// (``readsClientHints``).
+    public func respond(path: String, accept: String?, ifNoneMatch: String?, clientHints: ImgproxyClientHints? = nil) async -> ProxyResponse {
+        if let answer = cachedAnswer(path: path, accept: accept, ifNoneMatch: ifNoneMatch, clientHints: clientHints) { return answer }
+        let routeKey = self.routeKey(path: path, accept: accept, clientHints: clientHints)
         if let settings = configuration.compat {
-            return await respondImgproxy(path: path, accept: accept, ifNoneMatch: ifNoneMatch, settings: settings, routeKey: routeKey)
+            return await respondImgproxy(
+                path: path, accept: accept, ifNoneMatch: ifNoneMatch, settings: settings, hints: settings.enablesClientHints ? clientHints : nil, routeKey: routeKey)
         }
         do throws(ProxyError) {
             let request = try ProxyRequest.parse(path: path, presets: configuration.presets)

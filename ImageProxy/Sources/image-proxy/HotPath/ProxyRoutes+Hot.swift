@@ -14,7 +14,10 @@ extension ProxyRoutes {
         let start = clock.now
         // The path as Hummingbird's Request gives it to respond(to:).
         let path = URI(request.path ?? "").path
-        guard let answer = service.cachedAnswer(path: path, accept: request.headerFields[.accept], ifNoneMatch: request.headerFields[.ifNoneMatch]) else {
+        guard let answer = service.cachedAnswer(
+            path: path, accept: request.headerFields[.accept], ifNoneMatch: request.headerFields[.ifNoneMatch],
+            clientHints: Self.clientHints(request.headerFields, readBy: service))
+        else {
             return nil
         }
         let sent = parts(answer, head: request.method == .head)

@@ -55,20 +55,40 @@ struct ImgproxyWatermarkTests {
         return try ImgproxyTransformer(options: options, watermark: Self.mark).transform(Self.image).rgba8Pixels()
     }
 
-    @Test("re tiles the mark from the top-left corner; its offsets are the gaps between the tiles")
+    @Test("re repeats the mark as imgproxy's Replicate does: gaps from the offsets, an odd number of cells, centred")
     func replicate() throws {
         let plain = try tiled("wm:1:re")
         #expect(plain.enumerated().filter { $0.offset % 4 == 1 }.allSatisfy { $0.element < 128 }, "20x10 tiles cover 200x100 without a gap")
-        // Gaps of 10 and 6 pixels: cells of 30x16, the mark at (5, 3) in each.
+        // Gaps of 10 and 6 pixels: cells of 30x16, the mark at (5, 3) in each; 7 cells across
+        // (210 wide, 5 cut on each side) and 7 down (112 high, 6 cut at the top): copies at
+        // x = 0, 30, … and y = -3, 13, ….
         let spaced = try tiled("wm:1:re:10:6")
-        for (x, y, red) in [(0, 0, false), (5, 3, true), (24, 12, true), (25, 3, false), (4, 3, false), (5, 13, false),
-                            (35, 3, true), (5, 19, true), (34, 18, false), (35, 19, true), (185, 99, true)] {
-            #expect(Self.isRed(spaced, 200, x, y) == red, "(\(x), \(y))")
+        var wrong: [(Int, Int)] = []
+        for y in 0..<100 {
+            for x in 0..<200 where Self.isRed(spaced, 200, x, y) != (x % 30 < 20 && (y + 3) % 16 < 10) { wrong.append((x, y)) }
         }
+        #expect(wrong.isEmpty, "\(wrong.count) pixels off imgproxy's grid, first \(wrong.prefix(5))")
         // Fractions of the result: 0.1 of 200 is 20 horizontally, 0.1 of 100 is 10 vertically.
         let relative = try tiled("wm:1:re:0.1:0.1")
         for (x, y, red) in [(10, 5, true), (29, 14, true), (30, 5, false), (9, 5, false), (50, 5, true), (10, 25, true), (10, 16, false)] {
             #expect(Self.isRed(relative, 200, x, y) == red, "(\(x), \(y))")
+        }
+    }
+
+    @Test("WatermarkTransformer's grid: copies every cell in all four directions from any origin; cells smaller than the mark are refused")
+    func grid() throws {
+        let image = try WatermarkTransformer(watermark: Self.mark, position: .grid(cellWidth: 50, cellHeight: 25, x: -35, y: -20)).transform(Self.image)
+        let pixels = image.rgba8Pixels()
+        // Copies at x = -35 + 50k (so 15, 65, …) and y = -20 + 25k (5, 30, …), 20x10 each.
+        for y in 0..<100 {
+            for x in 0..<200 {
+                let red = (x + 35) % 50 < 20 && (y + 20) % 25 < 10
+                #expect(Self.isRed(pixels, 200, x, y) == red, "(\(x), \(y))")
+                if Self.isRed(pixels, 200, x, y) != red { return }
+            }
+        }
+        #expect(throws: ImageKernelError.self) {
+            try WatermarkTransformer(watermark: Self.mark, position: .grid(cellWidth: 19, cellHeight: 25, x: 0, y: 0)).transform(Self.image)
         }
     }
 }

@@ -86,13 +86,15 @@ public struct ImgproxyOptions: Sendable, Hashable {
     /// `strip_metadata`, `keep_copyright`, `strip_color_profile`: nil leaves it to the service's
     /// settings (`IMGPROXY_STRIP_METADATA`, `IMGPROXY_KEEP_COPYRIGHT`, `IMGPROXY_STRIP_COLOR_PROFILE`);
     /// applied through ``ProxyRequest/Output/metadata`` and ``ProxyRequest/Output/keepsColorProfile``.
-    /// `preserve_hdr`: read, not applied (results are 8-bit; see the README's migration page).
+    /// `preserve_hdr`: a source of more than 8 bits per sample keeps 16 through the render when
+    /// the result's format can carry them (PNG, TIFF, JPEG XL: ``HDRPolicy``); nil leaves it to
+    /// ``ImgproxySettings/preserveHDR``.
     /// `enforce_thumbnail`: decode a HEIF or AVIF source's embedded thumbnail instead of its image
     /// (``DecodeOptions/embeddedThumbnail``); nil leaves it to ``ImgproxySettings/enforceThumbnail``.
     public var stripMetadata: Bool?
     public var keepCopyright: Bool?
     public var stripColorProfile: Bool?
-    public var preserveHDR = false
+    public var preserveHDR: Bool?
     public var enforceThumbnail: Bool?
     /// `quality` (0: the service's default for the format).
     public var quality = 0
@@ -149,6 +151,7 @@ public struct ImgproxyOptions: Sendable, Hashable {
         }
         if maxResultDimension > 0 { parts.append("mrd:\(maxResultDimension)") }
         if enforceThumbnail == true { parts.append("eth:1") }
+        if preserveHDR == true { parts.append("ph:1") }
         if let limits = sourceLimits.keyPart { parts.append(limits) }
         return parts.joined(separator: "/")
     }

@@ -20,7 +20,10 @@ public struct ImgproxyPath: Sendable {
     /// - Throws: ``ProxyError`` in imgproxy's shape (``ProxyError/publicText``): 404 `Invalid URL`
     ///   for a path, option or source that does not parse, 403 `Forbidden` for a signature that
     ///   does not match.
-    public static func parse(_ path: String, settings: ImgproxySettings) throws(ProxyError) -> ImgproxyPath {
+    ///
+    /// `hints` (read only with ``ImgproxySettings/enablesClientHints``) set the `dpr` and `width`
+    /// the options start from, before the `default` preset and the path's options.
+    public static func parse(_ path: String, settings: ImgproxySettings, hints: ImgproxyClientHints? = nil) throws(ProxyError) -> ImgproxyPath {
         guard path.utf8.count <= ProxyRequest.maxPathLength else { throw .imgproxyInvalidURL("Invalid path: longer than \(ProxyRequest.maxPathLength) bytes") }
         let trimmed = path.hasPrefix("/") ? path.dropFirst() : path[...]
         let slash = trimmed.firstIndex(of: "/")
@@ -31,6 +34,7 @@ public struct ImgproxyPath: Sendable {
         try verify(signature: signature, path: "/" + signed, settings: settings)
 
         var options = ImgproxyOptions()
+        if settings.enablesClientHints, let hints { hints.apply(to: &options) }
         if settings.presets["default"] != nil { try options.apply("preset", ["default"], settings: settings) }
         var parts = signed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if settings.onlyPresets {
@@ -50,8 +54,9 @@ public struct ImgproxyPath: Sendable {
                 try options.apply(args[0], Array(args.dropFirst()), settings: settings)
             }
         }
-        let (text, fileExtension) = try decodeSource(parts)
+        let (decoded, fileExtension) = try decodeSource(parts, includesFilename: settings.base64URLIncludesFilename)
         if !options.raw, let fileExtension, !fileExtension.isEmpty { try options.apply("format", [fileExtension], settings: settings) }
+        let text = settings.urlReplacements.reduce(decoded) { $1.apply(to: $0) }
         let full = settings.baseURL.isEmpty || text.hasPrefix(settings.baseURL) ? text : settings.baseURL + text
         guard let source = URL(string: full), let scheme = source.scheme?.lowercased(),
               ["http", "https", "s3", LocalSourcePolicy.scheme].contains(scheme)
@@ -102,8 +107,9 @@ public struct ImgproxyPath: Sendable {
         return joined.hasPrefix("/") ? String(joined.dropFirst()) : joined
     }
 
-    /// The source text and its extension, from `plain/…@ext` or base64url `….ext`.
-    static func decodeSource(_ parts: [String]) throws(ProxyError) -> (String, String?) {
+    /// The source text and its extension, from `plain/…@ext` or base64url `….ext` (whose last
+    /// `/` part is a file name to drop when `includesFilename`).
+    static func decodeSource(_ parts: [String], includesFilename: Bool = false) throws(ProxyError) -> (String, String?) {
         guard !parts.isEmpty else { throw .imgproxyInvalidURL("Image URL is empty") }
         if parts[0] == "plain", parts.count > 1 {
             let encoded = parts.dropFirst().joined(separator: "/")
@@ -113,7 +119,7 @@ public struct ImgproxyPath: Sendable {
             guard let text = ProxyRequest.percentDecoded(pieces[0]) else { throw .imgproxyInvalidURL("Invalid url encoding: \(encoded)") }
             return (text, pieces.count == 2 ? pieces[1] : nil)
         }
-        let encoded = parts.joined()
+        let encoded = (includesFilename && parts.count > 1 ? parts.dropLast() : parts[...]).joined()
         let pieces = encoded.components(separatedBy: ".")
         guard !pieces[0].isEmpty else { throw .imgproxyInvalidURL("Image URL is empty") }
         guard pieces.count <= 2 else { throw .imgproxyInvalidURL("Multiple formats are specified: \(encoded)") }

@@ -33,9 +33,26 @@ public struct ImgproxySettings: Sendable {
     /// (`IMGPROXY_ENFORCE_WEBP`, `IMGPROXY_ENFORCE_AVIF`).
     public var enforceWebP = false
     public var enforceAVIF = false
+    /// Answer JPEG XL to clients whose `Accept` lists it, when the URL names no format
+    /// (`IMGPROXY_AUTO_JXL`), or even when it names one (`IMGPROXY_ENFORCE_JXL`); JPEG XL comes
+    /// before AVIF and WebP, as in imgproxy.
+    public var autoJXL = false
+    public var enforceJXL = false
+    /// Read the client hints `Sec-CH-DPR`/`DPR` and `Sec-CH-Width`/`Width` as the `dpr` and
+    /// `width` a URL starts from (`IMGPROXY_ENABLE_CLIENT_HINTS`); see ``ImgproxyClientHints``.
+    public var enablesClientHints = false
+    /// Rewrites of source URL prefixes, applied in order before ``baseURL``
+    /// (`IMGPROXY_URL_REPLACEMENTS`).
+    public var urlReplacements: [ImgproxyURLReplacement] = []
+    /// Whether the last `/` part of a base64 source is a file name to ignore
+    /// (`IMGPROXY_BASE64_URL_INCLUDES_FILENAME`): `/{base64}.png/puppy.jpg`.
+    public var base64URLIncludesFilename = false
     /// Decode a HEIF or AVIF source's embedded thumbnail, when it has one, instead of its image,
     /// unless the URL's `enforce_thumbnail` says otherwise (`IMGPROXY_ENFORCE_THUMBNAIL`).
     public var enforceThumbnail = false
+    /// Keep more than 8 bits per sample where the source has them and the result's format can
+    /// carry them, unless the URL's `preserve_hdr` says otherwise (`IMGPROXY_PRESERVE_HDR`).
+    public var preserveHDR = false
 
     public init() {}
 

@@ -25,14 +25,30 @@ public struct ImgproxyTransformer: ImageTransformer {
     public func transform(_ input: Image) throws(ImageKernelError) -> Image {
         let o = options
         var image = input
-        if let threshold = o.trimThreshold { image = try TrimTransformer(threshold: threshold, color: o.trimColor).transform(image) }
+        // A vector source drawn for a trim arrives cut to the trim's box (``vectorDrawing``).
+        if let threshold = o.trimThreshold, input.decoderNotes[Self.vectorTrimmedNote] == nil {
+            image = try TrimTransformer(threshold: threshold, color: o.trimColor).transform(image)
+        }
         let turn = ((o.rotate % 360) + 360) % 360
         if turn != 0 { image = try RotateTransformer(degrees: Double(turn)).transform(image) }
         if o.flipHorizontal { image = try FlipTransformer(.horizontal).transform(image) }
         if o.flipVertical { image = try FlipTransformer(.vertical).transform(image) }
 
-        let geometry = ImgproxyGeometry(width: image.width, height: image.height, options: o, isVector: input.sourceFormat == .svg)
-        image = try crop(image, width: geometry.cropWidth, height: geometry.cropHeight, gravity: o.cropGravity ?? o.gravity, dpr: 1)
+        // A trimmed vector source is a raster from then on (imgproxy drops its vector data there).
+        let isVector = input.sourceFormat == .svg && o.trimThreshold == nil
+        var geometry: ImgproxyGeometry
+        var cropGravity = o.cropGravity ?? o.gravity
+        if input.sourceFormat == .svg, let source = Self.vectorSourceSize(of: input) {
+            // Drawn at imgproxy's load scale: its geometry on the document's own size, then
+            // carried over to the drawing as imgproxy's scaleOnLoad does.
+            let (sourceWidth, sourceHeight) = turn % 180 == 90 ? (source.height, source.width) : (source.width, source.height)
+            geometry = ImgproxyGeometry(width: sourceWidth, height: sourceHeight, options: o, isVector: isVector)
+            cropGravity = geometry.scaleOnLoad(
+                loadedWidth: image.width, loadedHeight: image.height, sourceWidth: sourceWidth, sourceHeight: sourceHeight, cropGravity: cropGravity)
+        } else {
+            geometry = ImgproxyGeometry(width: image.width, height: image.height, options: o, isVector: isVector)
+        }
+        image = try crop(image, width: geometry.cropWidth, height: geometry.cropHeight, gravity: cropGravity, dpr: 1)
         if geometry.scaledWidth != image.width || geometry.scaledHeight != image.height {
             image = try ResizeTransformer(.stretch, width: max(1, geometry.scaledWidth), height: max(1, geometry.scaledHeight), allowsEnlarging: true)
                 .transform(image)
@@ -53,37 +69,12 @@ public struct ImgproxyTransformer: ImageTransformer {
                 .transform(image)
         }
         if let background = o.background { image = try BackgroundTransformer(background).transform(image) }
-        if let watermark, o.watermarkOpacity > 0 { image = try placeWatermark(watermark, on: image, dpr: geometry.dprScale) }
+        if let watermark, o.watermarkOpacity > 0 {
+            // A coloured mark turns a gray image coloured, at the image's depth (imgproxy's compositing space).
+            let colored = watermark.pixelFormat.layout == .rgb || watermark.pixelFormat.layout == .rgba
+            image = try placeWatermark(watermark, on: colored ? image.promotedToColor() : image, dpr: geometry.dprScale)
+        }
         return image
-    }
-
-    /// The largest `watermark` scale taken: the mark at most this many times the result's size
-    /// (imgproxy sets no bound; a mark far larger than the image only costs its resize).
-    static let maxWatermarkScale = 4.0
-
-    /// imgproxy's `watermark`: scaled to fit `scale` times the result's size (its own size for 0),
-    /// then placed by its position with offsets from that edge (pixels times `dpr`, fractions of
-    /// the result below 1), partly outside when the offsets push it there, or repeated for `re`
-    /// (the offsets there are the gaps between the copies).
-    private func placeWatermark(_ watermark: Image, on image: Image, dpr: Double) throws(ImageKernelError) -> Image {
-        let o = options
-        var mark = watermark
-        if o.watermarkScale > 0 {
-            let scale = min(o.watermarkScale, Self.maxWatermarkScale)
-            let width = max(1, ImgproxyGeometry.scaleToEven(image.width, scale)), height = max(1, ImgproxyGeometry.scaleToEven(image.height, scale))
-            mark = try ResizeTransformer(.fit, width: width, height: height, allowsEnlarging: true).transform(mark)
-        }
-        guard o.watermarkPosition.kind != .re else {
-            // The offsets are the gaps between the tiles: pixels (times dpr) from 1 up, else
-            // fractions of the result.
-            let gapX = abs(o.watermarkPosition.x) >= 1 ? ImgproxyGeometry.roundToEven(o.watermarkPosition.x * dpr) : ImgproxyGeometry.scaleToEven(image.width, o.watermarkPosition.x)
-            let gapY = abs(o.watermarkPosition.y) >= 1 ? ImgproxyGeometry.roundToEven(o.watermarkPosition.y * dpr) : ImgproxyGeometry.scaleToEven(image.height, o.watermarkPosition.y)
-            let position: WatermarkTransformer.Position = gapX > 0 || gapY > 0 ? .tiledWithGaps(horizontal: gapX, vertical: gapY) : .tiled
-            return try WatermarkTransformer(watermark: mark, opacity: o.watermarkOpacity, position: position).transform(image)
-        }
-        let at = ImgproxyGeometry.position(
-            outer: (image.width, image.height), inner: (mark.width, mark.height), gravity: o.watermarkPosition, dpr: dpr, overflows: true)
-        return try WatermarkTransformer(watermark: mark, opacity: o.watermarkOpacity, position: .origin(x: at.x, y: at.y)).transform(image)
     }
 
     /// imgproxy's `cropImage`: nothing for a zero size or one the image already fits, the smart
@@ -124,21 +115,6 @@ public struct ImgproxyTransformer: ImageTransformer {
 }
 
 extension ImgproxyTransformer {
-    /// The box a vector source of `intrinsicWidth` x `intrinsicHeight` is drawn at so that this
-    /// step enlarges nothing, as imgproxy draws SVG at its scale: the intrinsic size times the
-    /// geometry's scale, when that scale enlarges. The rest of imgproxy's geometry is relative to
-    /// the box asked for, so it gives the same sizes on the larger drawing; a `crop` (in source
-    /// pixels), a `trim` or a rotation is not, and keeps the drawing at the intrinsic size.
-    public func vectorRenderBox(intrinsicWidth width: Int, intrinsicHeight height: Int) -> ShrinkOnLoad? {
-        let o = options
-        guard width > 0, height > 0, o.cropWidth == 0, o.cropHeight == 0, o.trimThreshold == nil, o.rotate % 360 == 0 else { return nil }
-        let g = ImgproxyGeometry(width: width, height: height, options: o, isVector: true)
-        let scale = max(g.widthScale, g.heightScale)
-        guard scale > 1, scale.isFinite else { return nil }
-        let boxWidth = ImgproxyGeometry.scale(width, scale), boxHeight = ImgproxyGeometry.scale(height, scale)
-        return ShrinkOnLoad(width: max(1, boxWidth), height: max(1, boxHeight), mode: .fill)
-    }
-
     /// The single resize that gives this step's result (same size) on an upright image of `width`
     /// x `height`, when the options ask for a resize and nothing else (centred, no crop, filter,
     /// canvas or padding): the render then takes the planar JPEG path as the native grammar's
