@@ -38,7 +38,8 @@ import ImageKernel
 /// The entry decoded is the largest (ties: the deepest colour, then the first), or, with
 /// ``DecodeOptions/thumbnailPixelSize``, the smallest that still covers the thumbnail, which is
 /// then scaled down. With ``DecodeOptions/allPages`` every entry is decoded, in file order, as
-/// ``Image/frames`` at its own size. The result is `rgba8`: BMP entries take alpha from a 32-bit
+/// ``Image/frames`` at its own size (with ``DecodeOptions/FramesOverLimit/keepFirst``, the first
+/// ``DecodeOptions/maxFrameCount`` entries only). The result is `rgba8`: BMP entries take alpha from a 32-bit
 /// entry's fourth byte, else (or when that is 0 everywhere, as Windows draws it) from the 1-bit
 /// AND mask. PNG entries go through the PNG coder given to ``init(pngCoder:icoSizes:)`` and are
 /// `unsupported` without one.

@@ -27,7 +27,10 @@ import ImageKernel
 /// The file's blocks are read before any pixel is decoded: the logical screen grown to hold
 /// every frame (what a decoder that does not clip would allocate; a frame's rows are
 /// decompressed even when clipped) is checked against ``DecodeOptions/pixelLimit``, and frame
-/// count × screen against ``DecodeOptions/maxFrameCount`` and ``DecodeOptions/animationPixelLimit``. ``DecodeOptions/firstFrameOnly`` decodes frame 0 only.
+/// count × screen against ``DecodeOptions/maxFrameCount`` and ``DecodeOptions/animationPixelLimit``. ``DecodeOptions/firstFrameOnly`` decodes frame 0 only;
+/// with ``DecodeOptions/FramesOverLimit/keepFirst`` a longer animation decodes its first
+/// ``DecodeOptions/maxFrameCount`` frames only, and the blocks after them are not read (a file cut
+/// after them decodes).
 /// Thumbnails are area averaged from the composited frames (GIF has no reduced decode).
 ///
 /// Errors are ``ImageKernelError``s with plugin `"CoderGIF"` and codes `truncated`,

@@ -19,7 +19,8 @@ import ImageKernel
 ///   canvas each), with its duration in seconds (ticks ÷ ticks per second) and the file's loop
 ///   count (0 = forever). The frames are counted from their headers first (no pixel is
 ///   rendered) and checked against ``DecodeOptions/maxFrameCount`` and
-///   ``DecodeOptions/animationPixelLimit``.
+///   ``DecodeOptions/animationPixelLimit``; with ``DecodeOptions/FramesOverLimit/keepFirst``
+///   a longer animation renders its first ``DecodeOptions/maxFrameCount`` frames only.
 /// - Orientation: the codestream's orientation (the EXIF values) is reported as
 ///   ``Image/orientation`` and not applied (libjxl's `keep_orientation`), as every coder of the
 ///   kernel does.

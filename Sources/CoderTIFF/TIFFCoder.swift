@@ -41,7 +41,8 @@ import ImageKernel
 /// ``DecodeOptions/firstFrameOnly`` is set; other pages (reduced-resolution subfiles, masks,
 /// pages of other sizes) are skipped and counted in the `tiff.pages.skipped` decoder note. Page
 /// count × size is checked against ``DecodeOptions/maxFrameCount`` and
-/// ``DecodeOptions/animationPixelLimit`` first.
+/// ``DecodeOptions/animationPixelLimit`` first; with ``DecodeOptions/FramesOverLimit/keepFirst``
+/// only the first ``DecodeOptions/maxFrameCount`` pages are read.
 ///
 /// Thumbnails are the kernel's area average (``Image/areaDownscaled(to:)``, pixel for pixel):
 /// computed strip by strip (or tile row by tile row) while decoding for the layouts read directly

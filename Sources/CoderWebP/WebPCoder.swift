@@ -25,7 +25,9 @@ import ImageKernel
 /// The ANIM background colour is ignored, as libwebp and browsers do. With
 /// ``DecodeOptions/firstFrameOnly`` only frame 0 is decoded. Before any frame is decoded the
 /// canvas is checked against ``DecodeOptions/pixelLimit`` and frame count × canvas against
-/// ``DecodeOptions/maxFrameCount`` and ``DecodeOptions/animationPixelLimit``.
+/// ``DecodeOptions/maxFrameCount`` and ``DecodeOptions/animationPixelLimit``; with
+/// ``DecodeOptions/FramesOverLimit/keepFirst`` a longer animation decodes its first
+/// ``DecodeOptions/maxFrameCount`` frames only.
 ///
 /// ## Thumbnails and scaling down
 /// A still image is scaled by libwebp's own scaler (`use_scaling`) to exactly

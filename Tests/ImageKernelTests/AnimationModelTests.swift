@@ -44,6 +44,23 @@ struct AnimationModelTests {
         }
     }
 
+    @Test func keepFirstKeepsTheFirstFramesWithinThePixelBudget() throws {
+        var options = DecodeOptions(maxFrameCount: 5, animationPixelLimit: 500)
+        options.framesOverLimit = .keepFirst
+        let canvas = PixelSize(width: 10, height: 10)
+        #expect(try options.checkAnimationBudget(frameCount: 31, canvas: canvas, plugin: "P") == 5)
+        #expect(try options.checkAnimationBudget(frameCount: 3, canvas: canvas, plugin: "P") == 3)
+        // The budget counts the frames kept: 5 of 101 pixels are over 500.
+        let tooLarge = #expect(throws: ImageKernelError.self) {
+            try options.checkAnimationBudget(frameCount: 31, canvas: PixelSize(width: 101, height: 1), plugin: "P")
+        }
+        #expect(tooLarge?.code == .pixelLimitExceeded && tooLarge?.plugin == "P")
+        options.maxFrameCount = 1
+        #expect(try options.checkAnimationBudget(frameCount: 31, canvas: PixelSize(width: 1000, height: 1000), plugin: "P") == 1, "a still")
+        options.maxFrameCount = 0
+        #expect(throws: ImageKernelError.self) { try options.checkAnimationBudget(frameCount: 2, canvas: canvas, plugin: "P") }
+    }
+
     @Test func firstFrameOnlyAndStillsSkipTheBudget() throws {
         let canvas = PixelSize(width: 1000, height: 1000)
         #expect(throws: Never.self) {

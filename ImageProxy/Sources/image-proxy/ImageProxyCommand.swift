@@ -53,7 +53,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Most pixels a source may have, in megapixels.")
     var maxSourceMegapixels: Int = 60
 
-    @Option(help: "Frames of an animated GIF or WebP kept in a GIF or WebP result; more are served as a still of the first frame (1: always a still).")
+    @Option(help: "Frames of an animated GIF, WebP or JPEG XL kept in an animated result: a longer animation keeps its first this many (1: always a still).")
     var maxAnimationFrames: Int = 256
 
     @Option(help: "Most pixels of each frame of an animation kept animated, in megapixels (fractions allowed); 0 checks all frames together against --max-source-megapixels.")

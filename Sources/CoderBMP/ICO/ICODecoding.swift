@@ -10,19 +10,27 @@ enum ICODecoding {
             let entry = directory.best(fitting: options.thumbnailPixelSize)
             return try BMPDecoding.thumbnail(decodeEntry(entry, data, options: options, pngCoder: pngCoder), options: options)
         }
-        // Every entry is checked against the limits before any is decoded.
+        // Every entry kept is checked against the limits before any is decoded: all of them, or
+        // with `keepFirst` the first `maxFrameCount` (the ones after them are never decoded).
+        let overLimit = directory.entries.count > options.maxFrameCount
+        if overLimit && (options.framesOverLimit == .fail || options.maxFrameCount < 1) {
+            throw ImageKernelError(
+                stage: .decode, plugin: BMPFailure.plugin, code: .pixelLimitExceeded,
+                message: "ICO of \(directory.entries.count) entries is over the frame limit of \(options.maxFrameCount)")
+        }
+        let entries = directory.entries.prefix(overLimit ? options.maxFrameCount : directory.entries.count)
         var total = 0
-        for entry in directory.entries {
+        for entry in entries {
             try BMPFailure.checkPixels("ICO entry \(entry.index)", width: entry.width, height: entry.height, limit: options.pixelLimit)
             total += max(0, entry.pixelCount)
         }
-        if directory.entries.count > options.maxFrameCount || total > options.animationPixelLimit {
+        if entries.count > 1 && total > options.animationPixelLimit {
             throw ImageKernelError(
                 stage: .decode, plugin: BMPFailure.plugin, code: .pixelLimitExceeded,
-                message: "ICO of \(directory.entries.count) entries and \(total) pixels is over the frame budget")
+                message: "ICO of \(entries.count) entries and \(total) pixels is over the frame budget")
         }
         var frames: [ImageFrame] = []
-        for entry in directory.entries {
+        for entry in entries {
             frames.append(ImageFrame(image: try BMPDecoding.thumbnail(decodeEntry(entry, data, options: options, pngCoder: pngCoder), options: options), duration: 0))
         }
         return try Image(animating: frames, loopCount: nil)

@@ -6,12 +6,13 @@ import ImageKernel
 /// row by row onto a ``GIFCanvas``.
 enum GIFDecoding {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, coder: String) throws(ImageKernelError) -> Image {
-        let structure = try GIFStructure(bytes, stopAfterFirstFrame: options.firstFrameOnly, coder: coder)
+        // Frames past the ones decoded are not even parsed: a file cut or broken after them decodes.
+        let keepsFirst = options.framesOverLimit == .keepFirst && options.maxFrameCount >= 1
+        let structure = try GIFStructure(bytes, maxFrames: options.firstFrameOnly ? 1 : keepsFirst ? options.maxFrameCount : .max, coder: coder)
         let canvasSize = structure.screen
         guard canvasSize.width * canvasSize.height <= options.pixelLimit else {
             throw GIFFailure.pixelLimit("logical screen", canvasSize, limit: options.pixelLimit, coder: coder)
         }
-        let frameCount = options.firstFrameOnly ? 1 : structure.frames.count
         // We clip frames to the screen (their rows are still decompressed), but a decoder that grows the canvas to hold every frame
         // (Pillow) would need the box around them all: a file whose frames reach that far past
         // its screen is a decompression bomb for others and is refused as one.
@@ -21,7 +22,8 @@ enum GIFDecoding {
         guard extent.width * extent.height <= options.pixelLimit else {
             throw GIFFailure.pixelLimit("screen grown to hold every frame", extent, limit: options.pixelLimit, coder: coder)
         }
-        try options.checkAnimationBudget(frameCount: frameCount, canvas: canvasSize, plugin: coder)
+        // The frames decoded: one, all, or the first `maxFrameCount` (`keepFirst`); no later frame's pixels are read.
+        let frameCount = try options.firstFrameOnly ? 1 : options.checkAnimationBudget(frameCount: structure.frames.count, canvas: canvasSize, plugin: coder)
 
         var source = cgif_source(data: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count, offset: 0)
         var error: Int32 = 0

@@ -24,7 +24,9 @@ struct GIFStructure {
     /// The first NETSCAPE2.0 (or ANIMEXTS1.0) block's loop count; nil without one.
     var loopCount: Int?
 
-    init(_ bytes: UnsafeRawBufferPointer, stopAfterFirstFrame: Bool, coder: String) throws(ImageKernelError) {
+    /// Reads the blocks up to the end, or up to the `maxFrames`th frame's descriptor (its data and
+    /// the blocks after it are not read).
+    init(_ bytes: UnsafeRawBufferPointer, maxFrames: Int, coder: String) throws(ImageKernelError) {
         var reader = Reader(bytes: bytes)
         guard bytes.count >= 13 else { throw GIFFailure.truncated("no logical screen descriptor", coder: coder) }
         let signature = Array(bytes[0..<6])
@@ -76,7 +78,7 @@ struct GIFStructure {
                 }
                 control = nil
                 frames.append(frame)
-                if stopAfterFirstFrame { return }
+                if frames.count >= maxFrames { return }
                 guard reader.skipSubBlocks() else { throw GIFFailure.truncated("frame \(frames.count - 1)'s data ends early", coder: coder) }
             case 0x3B:
                 reader.offset = bytes.count

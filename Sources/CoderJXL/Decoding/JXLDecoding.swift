@@ -27,6 +27,7 @@ enum JXLDecoding {
         var colour: (icc: [UInt8]?, cicp: CICP?) = (nil, nil)
         var frames: [ImageFrame] = []
         var duration = 0.0
+        var kept = Int.max  // the frames decoded: fewer than the animation's with `keepFirst`
         while true {
             let status = JxlDecoderProcessInput(decoder)
             switch status {
@@ -36,7 +37,7 @@ enum JXLDecoding {
                 let made = try JXLPlan(info, options: options, coder: coder)
                 if made.isAnimated && !options.firstFrameOnly {
                     let count = try JXLFrameCount.count(bytes, limit: options.maxFrameCount, coder: coder)
-                    try options.checkAnimationBudget(frameCount: count, canvas: made.canvas, plugin: coder)
+                    kept = try options.checkAnimationBudget(frameCount: count, canvas: made.canvas, plugin: coder)
                 }
                 session.allow(canvas: made.canvas)
                 plan = made
@@ -57,7 +58,7 @@ enum JXLDecoding {
                     image.decoderNotes[Image.MetadataKey.thumbnailSource] = "downscaled"
                 }
                 frames.append(ImageFrame(image: image, duration: duration))
-                if !plan.isAnimated || options.firstFrameOnly { return try finish(frames, plan: plan) }
+                if !plan.isAnimated || options.firstFrameOnly || frames.count >= kept { return try finish(frames, plan: plan) }
             case JXL_DEC_SUCCESS:
                 guard let plan, !frames.isEmpty else { throw session.failure("image", coder: coder) }
                 return try finish(frames, plan: plan)

@@ -121,6 +121,8 @@ final class JXLProgressiveDecoder: ProgressiveImageDecoder {
                 isLastFrame = header.is_last != 0 || !plan.isAnimated || options.firstFrameOnly
                 if plan.isAnimated && !options.firstFrameOnly {
                     try options.checkAnimationBudget(frameCount: frames.count + 1, canvas: plan.canvas, plugin: coder)
+                    // `keepFirst`: the frame that reaches `maxFrameCount` is the last one decoded.
+                    if options.framesOverLimit == .keepFirst && frames.count + 1 >= options.maxFrameCount { isLastFrame = true }
                 }
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 guard let plan else { throw session.failure("frame before header", coder: coder) }

@@ -30,9 +30,10 @@ enum TIFFDecoding {
         var page = try reader.readTags(tif, index: 0)
         let canvas = PixelSize(width: Int(page.width), height: Int(page.height))
         let wantsAll = (pages == .all || options.allPages) && !options.firstFrameOnly
-        let pageCount = wantsAll ? Int(TIFFNumberOfDirectories(tif)) : 1
+        var pageCount = wantsAll ? Int(TIFFNumberOfDirectories(tif)) : 1
         if pageCount > 1 {
-            try options.checkAnimationBudget(frameCount: pageCount, canvas: canvas, plugin: coder)
+            // All pages, or the first `maxFrameCount` (`keepFirst`): the directories after them are never read.
+            pageCount = try options.checkAnimationBudget(frameCount: pageCount, canvas: canvas, plugin: coder)
             guard TIFFSetDirectory(tif, 0) == 1 else { throw TIFFFailure.libtiff(source.pointee.messages, what: "page 0", coder: coder) }
             page = try reader.readTags(tif, index: 0)
         }

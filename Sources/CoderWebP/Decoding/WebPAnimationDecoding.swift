@@ -19,8 +19,9 @@ enum WebPAnimationDecoding {
         guard WebPAnimDecoderGetInfo(decoder, &info) != 0, info.frame_count > 0,
               Int(info.canvas_width) == canvas.width, Int(info.canvas_height) == canvas.height
         else { throw WebPFailure.corrupt("invalid animation header", coder: coder) }
-        let frameCount = options.firstFrameOnly ? 1 : Int(info.frame_count)
-        try options.checkAnimationBudget(frameCount: frameCount, canvas: canvas, plugin: coder)
+        // One, all, or the first `maxFrameCount` (`keepFirst`): libwebp decodes frames on demand,
+        // so the ones after them are never decoded.
+        let frameCount = try options.firstFrameOnly ? 1 : options.checkAnimationBudget(frameCount: Int(info.frame_count), canvas: canvas, plugin: coder)
         let thumbnail = options.thumbnailPixelSize.map { PixelSize.thumbnail(of: canvas, fitting: $0) }
         let metadata = WebPMetadata(bytes, header: header)
         let canvasBytes = canvas.width * canvas.height * 4

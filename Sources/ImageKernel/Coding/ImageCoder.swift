@@ -25,6 +25,11 @@ import Foundation
 ///   ``PixelSize/thumbnail(of:fitting:)`` (±1 for rounding). Decode straight to a nearby size
 ///   where the codec can (libjpeg DCT scaling, libheif thumbnails) and never hold full-size pixels
 ///   when it can avoid it.
+/// - **Animation budgets.** A coder that decodes several frames (an animation, ICO entries or TIFF
+///   pages with ``DecodeOptions/allPages``) calls ``DecodeOptions/checkAnimationBudget(frameCount:canvas:plugin:)``
+///   with the declared frame count before decoding any, and decodes exactly the number it returns:
+///   with ``DecodeOptions/FramesOverLimit/keepFirst`` that is the first
+///   ``DecodeOptions/maxFrameCount`` frames, and the frames after them are never decoded.
 /// - **Shrink on load.** ``DecodeOptions/shrinkOnLoad`` is a hint: a codec with a cheap scaled
 ///   decode may use it, returning an image that ``ShrinkOnLoad/isSatisfied(by:orientation:)``
 ///   accepts; any other codec decodes at full size. Never resample to honour it.
@@ -102,8 +107,13 @@ public struct DecodeOptions: Sendable, Hashable {
     public var scaleDownSourcePixelLimit: Int?
     /// Decode only the first frame of a multi-frame source.
     public var firstFrameOnly: Bool
-    /// Refuse animations with more frames than this (before decoding any). Default 10,000.
+    /// Refuse animations with more frames than this (before decoding any), or with
+    /// ``framesOverLimit`` ``FramesOverLimit/keepFirst`` decode only this many. Default 10,000.
     public var maxFrameCount: Int
+    /// What a decode does with an animation of more frames than ``maxFrameCount``: refuse it
+    /// (``FramesOverLimit/fail``, the default) or keep its first ``maxFrameCount`` frames
+    /// (``FramesOverLimit/keepFirst``, imgproxy's `max_animation_frames`).
+    public var framesOverLimit: FramesOverLimit = .fail
     /// Refuse animations whose frame count × canvas pixels exceeds this (before decoding any):
     /// every composited frame is a full canvas. Default 256 megapixels (1 GiB of RGBA).
     public var animationPixelLimit: Int
@@ -157,6 +167,19 @@ public struct DecodeOptions: Sendable, Hashable {
         self.scale = scale
         self.maxFrameCount = maxFrameCount
         self.animationPixelLimit = animationPixelLimit
+    }
+}
+
+extension DecodeOptions {
+    /// What a decode does with an animation (or multi-page file) of more frames than
+    /// ``DecodeOptions/maxFrameCount``.
+    public enum FramesOverLimit: Sendable, Hashable {
+        /// Refuse it with `pixelLimitExceeded` before decoding any frame.
+        case fail
+        /// Decode only its first ``DecodeOptions/maxFrameCount`` frames, in order, with their
+        /// durations and the loop count, and never the frames after them; the animation pixel
+        /// budget counts the frames kept. A `maxFrameCount` of 1 gives a still of frame 0.
+        case keepFirst
     }
 }
 

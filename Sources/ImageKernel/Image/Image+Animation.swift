@@ -27,21 +27,32 @@ extension Image {
 
 extension DecodeOptions {
     /// Checks an animation's declared size against ``maxFrameCount`` and ``animationPixelLimit``
-    /// (frame count × canvas pixels) before any frame is decoded.
+    /// (frame count × canvas pixels) before any frame is decoded, and says how many frames to
+    /// decode: all `frameCount`, or with ``FramesOverLimit/keepFirst`` at most ``maxFrameCount``
+    /// (the pixel budget then counts only those).
     ///
+    /// - Returns: the number of frames to decode (`frameCount` when it is 1 or less, or with
+    ///   ``firstFrameOnly``, whose caller decodes one anyway).
     /// - Throws: `pixelLimitExceeded` at stage `.decode` naming `plugin`.
-    public func checkAnimationBudget(frameCount: Int, canvas: PixelSize, plugin: String) throws(ImageKernelError) {
-        guard frameCount > 1, !firstFrameOnly else { return }
+    @discardableResult
+    public func checkAnimationBudget(frameCount: Int, canvas: PixelSize, plugin: String) throws(ImageKernelError) -> Int {
+        guard frameCount > 1, !firstFrameOnly else { return frameCount }
+        var kept = frameCount
         if frameCount > maxFrameCount {
-            throw ImageKernelError(
-                stage: .decode, plugin: plugin, code: .pixelLimitExceeded,
-                message: "animation has \(frameCount) frames, more than the limit of \(maxFrameCount)")
+            guard framesOverLimit == .keepFirst, maxFrameCount >= 1 else {
+                throw ImageKernelError(
+                    stage: .decode, plugin: plugin, code: .pixelLimitExceeded,
+                    message: "animation has \(frameCount) frames, more than the limit of \(maxFrameCount)")
+            }
+            kept = maxFrameCount
+            if kept == 1 { return kept }
         }
-        let (total, overflow) = frameCount.multipliedReportingOverflow(by: canvas.width * canvas.height)
+        let (total, overflow) = kept.multipliedReportingOverflow(by: canvas.width * canvas.height)
         if overflow || total > animationPixelLimit {
             throw ImageKernelError(
                 stage: .decode, plugin: plugin, code: .pixelLimitExceeded,
-                message: "animation of \(frameCount) frames of \(canvas) needs \(overflow ? "more than Int.max" : "\(total)") pixels, more than the limit of \(animationPixelLimit)")
+                message: "animation of \(kept) frames of \(canvas) needs \(overflow ? "more than Int.max" : "\(total)") pixels, more than the limit of \(animationPixelLimit)")
         }
+        return kept
     }
 }

@@ -7,9 +7,9 @@ import Transformers
 enum ResultRender {
     /// Decodes, orients, transforms and encodes: the result's bytes and format, within the output
     /// byte limit. Runs on a render thread (or the request's, for a small source). An animated GIF
-    /// or WebP source stays animated (every frame transformed) when the output format can carry it
-    /// and it has at most ``ProxyConfiguration/maxAnimationFrames`` frames; otherwise its first
-    /// frame is served as a still.
+    /// or WebP source stays animated (every frame transformed, its first
+    /// ``ProxyConfiguration/maxAnimationFrames`` kept) when the output format can carry it;
+    /// otherwise its first frame is served as a still.
     static func render(
         _ data: Data, spec: TransformSpec?, choice: OutputChoice, encoder: OutputEncoder,
         coders: CoderRegistry, encodable: Set<ImageFormat>, limits: ProxyConfiguration, afterEncode: PlanarRender.AfterEncode? = nil
@@ -102,9 +102,10 @@ enum ResultRender {
         return image
     }
 
-    /// The source's pixels: every frame of an animation the result may keep (within the frame
-    /// budget, else the first frame only), and for a still a decode no larger than the spec's
-    /// resize needs (shrink on load: a large JPEG decodes at 1/2, 1/4 or 1/8 scale).
+    /// The source's pixels: the frames of an animation the result may keep (its first
+    /// ``ProxyConfiguration/maxAnimationFrames``; see ``decodeAnimation(_:options:coders:limits:)``),
+    /// and for a still a decode no larger than the spec's resize needs (shrink on load: a large
+    /// JPEG decodes at 1/2, 1/4 or 1/8 scale).
     static func decode(
         _ data: Data, sourceFormat: ImageFormat, spec: TransformSpec?, choice: OutputChoice, coders: CoderRegistry, encodable: Set<ImageFormat>,
         limits: ProxyConfiguration
@@ -114,20 +115,10 @@ enum ResultRender {
         // imgproxy's enforce_thumbnail: a HEIF or AVIF source's stored thumbnail instead of its image.
         if let step = spec?.steps.first as? ImgproxyTransformer, step.options.enforceThumbnail == true { options.embeddedThumbnail = true }
         options.preserve16Bit = HDRPolicy.decodesDeep(spec, choice: choice, sourceFormat: sourceFormat, encodable: encodable)
-        if limits.maxAnimationFrames > 1, OutputChoice.animatable.contains(sourceFormat), choice.mayAnimate(sourceFormat, encodable: encodable) {
-            var animation = options
-            animation.firstFrameOnly = false
-            animation.maxFrameCount = limits.maxAnimationFrames
-            if limits.maxAnimationFramePixels > 0 {
-                // Each frame against its own limit (imgproxy's max_animation_frame_resolution).
-                animation.pixelLimit = limits.maxAnimationFramePixels
-                let (all, overflow) = limits.maxAnimationFramePixels.multipliedReportingOverflow(by: limits.maxAnimationFrames)
-                animation.animationPixelLimit = overflow ? Int.max : all
-            } else {
-                animation.animationPixelLimit = limits.maxSourcePixels
-            }
-            // Over the frame budget (or a broken later frame): the first frame, as a still.
-            if let image = try? coders.decode(data, options: animation) { return image }
+        if limits.maxAnimationFrames > 1, OutputChoice.animatable.contains(sourceFormat), choice.mayAnimate(sourceFormat, encodable: encodable),
+           let animation = try decodeAnimation(data, options: options, coders: coders, limits: limits)
+        {
+            return animation
         }
         // imgproxy's geometry for a vector source: the render box from the document's own size,
         // read from the parse, so the document is rendered once (twice for a trim that enlarges).

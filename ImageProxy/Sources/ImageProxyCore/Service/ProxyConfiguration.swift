@@ -22,13 +22,15 @@ public struct ProxyConfiguration: Sendable {
     public var maxSourceBytes: Int64 = 32 << 20
     /// Most pixels a source may have (413 above), checked from its header before it is decoded.
     public var maxSourcePixels: Int = 60_000_000
-    /// Frames of an animated GIF or WebP source kept in an animated result (when the output
-    /// format is GIF or WebP); a source with more, or whose frames over ``maxSourcePixels`` in
-    /// all, is served as a still of its first frame. 1 serves every animation as a still.
+    /// Frames of an animated GIF, WebP or JPEG XL source kept in an animated result (when the
+    /// output format can carry an animation): a source with more keeps its first this many, the
+    /// ones after them never decoded (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES`). 1 serves every
+    /// animation as a still of its first frame. The frames kept over ``maxSourcePixels`` in all
+    /// are refused (413; imgproxy's grammar: 422 `Invalid source image`).
     public var maxAnimationFrames: Int = 256
-    /// Most pixels of each frame of an animation kept animated; 0 (the default) checks all
-    /// frames together against ``maxSourcePixels`` instead (imgproxy's
-    /// `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`).
+    /// Most pixels of each frame of an animation kept animated (a larger frame is refused as
+    /// over ``maxSourcePixels`` is); 0 (the default) checks all frames kept together against
+    /// ``maxSourcePixels`` instead (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`).
     public var maxAnimationFramePixels: Int = 0
     /// Most pixels a result may have (413 above).
     public var maxOutputPixels: Int = 36_000_000

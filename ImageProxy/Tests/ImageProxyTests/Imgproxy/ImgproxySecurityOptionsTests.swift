@@ -60,26 +60,55 @@ struct ImgproxySecurityOptionsTests {
         #expect(looser.status == 200 && stricter.status == 422)
     }
 
-    @Test("maf and mafr bound the frames kept animated; over them the result is a still of the first frame")
+    @Test("maf keeps the first frames animated (1: a still); over mafr, or msr for the frames kept, 422 Invalid source image")
     func animationLimits() async throws {
         let origin = try Self.origin()
         let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix, "--allow-security-options"])
         let source = origin.url("chi.gif").absoluteString
+        let durations = try GIFCoder().decode(try TestData.data(Self.chi), options: DecodeOptions()).allFrames.map(\.duration)
+        // (options, frames answered, or 0 for imgproxy's 422) — 320x240 is 0.0768 megapixels a frame.
         let cases: [(String, Int)] = [
             ("", 31),
             ("/maf:31", 31),
-            ("/max_animation_frames:30", 1),  // 31 frames are more than 30
-            ("/mafr:0.0768", 31),  // 320x240 = 0.0768 megapixels a frame
-            ("/max_animation_frame_resolution:0.07", 1),
+            ("/max_animation_frames:30", 30),  // the first 30 of 31
+            ("/maf:5", 5),
+            ("/maf:1", 1),  // a still
+            ("/mafr:0.0768", 31),
+            ("/max_animation_frame_resolution:0.07", 0),  // each frame is over it
+            ("/mafr:0.07/maf:1", 1),  // a still is checked against msr only
+            ("/mafr:0.0768/msr:0.01", 31),  // with mafr, msr is not checked for an animation
             ("/mafr:0/msr:2.4", 31),  // all frames together: 31 x 0.0768 = 2.38 megapixels
-            ("/mafr:0/msr:2.3", 1),
+            ("/mafr:0/msr:2.3", 0),
+            ("/msr:2.3/maf:29", 29),  // the frames kept: 29 x 0.0768 = 2.23 megapixels
+            ("/msr:0.3/maf:4", 0),  // 4 x 0.0768 = 0.307
+            ("/msr:0.31/maf:4", 4),
         ]
         for (options, frames) in cases {
             let served = try await HTTP.get(proxy.url("/unsafe/rs:fill:100:80\(options)/plain/\(source)@gif"))
-            #expect(served.status == 200, "\(options): \(served.status)")
+            let body = String(decoding: served.body.prefix(200), as: UTF8.self)
+            guard frames > 0 else {
+                #expect(served.status == 422 && body == "Invalid source image", "\(options): \(served.status) \(body)")
+                continue
+            }
+            #expect(served.status == 200, "\(options): \(served.status) \(body)")
             guard served.status == 200 else { continue }
             let image = try GIFCoder().decode(served.body, options: DecodeOptions())
-            #expect(image.frameCount == frames && image.width == 100, "\(options): \(image.frameCount) frames")
+            #expect(image.frameCount == frames && image.width == 100 && image.height == 80, "\(options): \(image.frameCount) frames")
+            if frames > 1 { #expect(zip(image.allFrames, durations).allSatisfy { abs($0.duration - $1) < 0.011 }, "\(options): the first frames' durations") }
+        }
+    }
+
+    @Test("a GIF cut after the frames maf keeps answers them animated; one whose kept frames are cut answers a still of the first")
+    func brokenLaterFrame() async throws {
+        let whole = try TestData.data(Self.chi)
+        let origin = try NginxServer(tls: false, files: ["cut.gif": whole.prefix(whole.count * 6 / 10)])  // cut inside frame 21
+        let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix, "--allow-security-options"])
+        let source = origin.url("cut.gif").absoluteString
+        for (options, frames) in [("/maf:5", 5), ("/maf:21", 21), ("", 1)] {
+            let served = try await HTTP.get(proxy.url("/unsafe/rs:fill:100:80\(options)/plain/\(source)@gif"))
+            #expect(served.status == 200, "\(options): \(served.status)")
+            guard served.status == 200 else { continue }
+            #expect(try GIFCoder().decode(served.body, options: DecodeOptions()).frameCount == frames, "\(options)")
         }
     }
 }
