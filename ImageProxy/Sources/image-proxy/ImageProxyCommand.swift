@@ -53,8 +53,8 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Most pixels a source may have, in megapixels.")
     var maxSourceMegapixels: Int = 60
 
-    @Option(help: "Frames of an animated GIF, WebP or JPEG XL kept in an animated result: a longer animation keeps its first this many (1: always a still).")
-    var maxAnimationFrames: Int = 256
+    @Option(help: "Frames of an animated GIF, WebP or JPEG XL kept in an animated result: a longer animation keeps its first this many (1: always a still). Default 256, or 1 with --compat imgproxy (imgproxy's IMGPROXY_MAX_ANIMATION_FRAMES default).")
+    var maxAnimationFrames: Int?
 
     @Option(help: "Most pixels of each frame of an animation kept animated, in megapixels (fractions allowed); 0 checks all frames together against --max-source-megapixels.")
     var maxAnimationFrameMegapixels: Double = 0
@@ -119,7 +119,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         if signers.count != key.count { throw ValidationError("--key and --salt take hex; the key must not be empty") }
         if key.count > 1 && compat.compat == .native { throw ValidationError("several --key/--salt pairs need --compat imgproxy") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
-        if memoryMb < 0 || maxAnimationFrames < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 || sharedCacheTimeoutMs < 1 { throw ValidationError("limits must be positive") }
+        if memoryMb < 0 || (maxAnimationFrames ?? 1) < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 || sharedCacheTimeoutMs < 1 { throw ValidationError("limits must be positive") }
         if !(0...1_000_000).contains(maxAnimationFrameMegapixels) { throw ValidationError("--max-animation-frame-megapixels must be 0…1000000") }
         if shutdownTimeout <= 0 || shutdownGrace < 0 || shutdownGrace > shutdownTimeout {
             throw ValidationError("--shutdown-timeout must be positive and --shutdown-grace between 0 and it")
@@ -162,7 +162,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         configuration.maxSourcePixels = maxSourceMegapixels * 1_000_000
         if let maxConcurrentTransforms { configuration.maxConcurrentTransforms = maxConcurrentTransforms }
         configuration.maxQueuedTransforms = maxQueuedTransforms
-        configuration.maxAnimationFrames = maxAnimationFrames
+        configuration.maxAnimationFrames = maxAnimationFrames ?? (compat.compat == .imgproxy ? 1 : 256)
         configuration.maxAnimationFramePixels = Int((maxAnimationFrameMegapixels * 1_000_000).rounded(.down))
         configuration.sourceTimeout = .milliseconds(Int(sourceTimeout * 1000))
         configuration.maxAge = maxAge

@@ -63,7 +63,8 @@ struct ImgproxySecurityOptionsTests {
     @Test("maf keeps the first frames animated (1: a still); over mafr, or msr for the frames kept, 422 Invalid source image")
     func animationLimits() async throws {
         let origin = try Self.origin()
-        let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix, "--allow-security-options"])
+        // 256 frames as the operator's IMGPROXY_MAX_ANIMATION_FRAMES (imgproxy's own tests set 100).
+        let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix, "--allow-security-options", "--max-animation-frames", "256"])
         let source = origin.url("chi.gif").absoluteString
         let durations = try GIFCoder().decode(try TestData.data(Self.chi), options: DecodeOptions()).allFrames.map(\.duration)
         // (options, frames answered, or 0 for imgproxy's 422) — 320x240 is 0.0768 megapixels a frame.
@@ -98,11 +99,27 @@ struct ImgproxySecurityOptionsTests {
         }
     }
 
+    @Test("imgproxy's default IMGPROXY_MAX_ANIMATION_FRAMES is 1: a still unless the URL's maf or the operator says more")
+    func oneFrameByDefault() async throws {
+        let origin = try Self.origin()
+        let source = origin.url("chi.gif").absoluteString
+        let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix, "--allow-security-options"])
+        for (options, frames) in [("", 1), ("/maf:5", 5)] {
+            let served = try await HTTP.get(proxy.url("/unsafe/rs:fill:100:80\(options)/plain/\(source)@gif"))
+            #expect(served.status == 200)
+            guard served.status == 200 else { continue }
+            #expect(try GIFCoder().decode(served.body, options: DecodeOptions()).frameCount == frames, "\(options)")
+        }
+        let native = try ProxyProcess(["--allow-origin", origin.prefix])
+        let animated = try await HTTP.get(native.url("/unsafe/resize:fill:100:80/plain/\(source)@gif"))
+        #expect(try GIFCoder().decode(animated.body, options: DecodeOptions()).frameCount == 31, "the native grammar keeps 256 by default")
+    }
+
     @Test("a GIF cut after the frames maf keeps answers them animated; one whose kept frames are cut answers a still of the first")
     func brokenLaterFrame() async throws {
         let whole = try TestData.data(Self.chi)
         let origin = try NginxServer(tls: false, files: ["cut.gif": whole.prefix(whole.count * 6 / 10)])  // cut inside frame 21
-        let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix, "--allow-security-options"])
+        let proxy = try ProxyProcess(["--compat", "imgproxy", "--allow-origin", origin.prefix, "--allow-security-options", "--max-animation-frames", "256"])
         let source = origin.url("cut.gif").absoluteString
         for (options, frames) in [("/maf:5", 5), ("/maf:21", 21), ("", 1)] {
             let served = try await HTTP.get(proxy.url("/unsafe/rs:fill:100:80\(options)/plain/\(source)@gif"))
