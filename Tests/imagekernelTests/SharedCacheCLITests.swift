@@ -31,18 +31,16 @@ struct SharedCacheCLITests {
         return (Origin(files: files, urls: files.map { nginx.url("/\($0.name)").absoluteString }, requests: { nginx.accessLog().count }), nginx)
     }
 
-    /// The test HTTP server serving the 200 files, each answer 40 ms late, so a prefetch takes a while.
-    static func slowOrigin() throws -> (Origin, HTTPTestServer) {
+    /// The test HTTP server serving the 200 files: the first 30 answer 40 ms late, the other 170
+    /// wait behind the gate `later` until the test opens it. So a prefetch stores its first
+    /// entries and then cannot finish until the test lets it, however fast or slow the machine.
+    static func gatedOrigin() throws -> (Origin, HTTPTestServer) {
         let files = try originFiles()
         let server = try HTTPTestServer()
         for file in files { server.addFile(file.name, data: file.data) }
-        // The first 30 answer in 40 ms and the rest in 200 ms: the prefetch (6 at a time) stores
-        // its first entries within a second and then runs for about 6 s more, so the test's
-        // poller, however slowly a loaded machine runs it, sees Redis fill while the prefetch runs.
-        let urls = files.enumerated().map { index, file in
-            server.url("/files/\(file.name)?delay=\(index < 30 ? 40 : 200)").absoluteString
-        }
-        return (Origin(files: files, urls: urls, requests: { files.reduce(0) { $0 + server.requestCount(path: "/files/\($1.name)") } }), server)
+        let paths = files.enumerated().map { index, file in index < 30 ? "/files/\(file.name)" : "/gate/later/\(file.name)" }
+        let urls = paths.enumerated().map { index, path in server.url(index < 30 ? path + "?delay=40" : path).absoluteString }
+        return (Origin(files: files, urls: urls, requests: { paths.reduce(0) { $0 + server.requestCount(path: $1) } }), server)
     }
 
     /// Generous for debug builds on a loaded machine: these tests are about sharing, and a query
@@ -97,7 +95,7 @@ struct SharedCacheCLITests {
 
     @Test func redisKilledMidPrefetchStillCompletesFromTheOrigin() throws {
         let redis = try RedisServer()
-        let (origin, server) = try Self.slowOrigin()
+        let (origin, server) = try Self.gatedOrigin()
         defer { server.stop() }
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -105,10 +103,11 @@ struct SharedCacheCLITests {
         try origin.urls.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
         let cacheDir = dir.appendingPathComponent("cache").path
 
-        // Kill the server once the prefetch has stored some entries in it (the origin answers
-        // late, so the prefetch is still running then).
+        // Kill the server once the prefetch has stored some entries in it, then open the gate the
+        // other 170 sources wait behind: the kill always lands while the prefetch runs.
         let killedAt = Locked<Int?>(nil)
         let killer = Thread {
+            defer { server.openGate("later") }
             for _ in 0..<6000 {
                 let size = Int(redis.cli("DBSIZE")) ?? 0
                 if size >= 20 {
