@@ -21,7 +21,7 @@ struct OutputEncoder: Sendable {
     static let budgeted: Set<ImageFormat> = [.jpeg, .webp, .avif]
 
     /// The quality of a `format` result.
-    func quality(for format: ImageFormat) -> Int { output.quality ?? defaults.quality(for: format) }
+    func quality(for format: ImageFormat) -> Int { output.quality ?? output.formatQuality[format] ?? defaults.quality(for: format) }
 
     /// The encode options of a `format` result at `quality`; `background` (the spec's
     /// `background` colour) is what a format without alpha flattens over, instead of white.

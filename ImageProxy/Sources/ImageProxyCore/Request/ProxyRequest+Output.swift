@@ -31,6 +31,9 @@ extension ProxyRequest {
         /// sRGB, over ``ProxyConfiguration/keepsColorProfile`` (imgproxy mode's
         /// `strip_color_profile`); nil keeps the service's.
         public var keepsColorProfile: Bool?
+        /// Quality by the format the result takes when ``quality`` is nil (imgproxy mode's
+        /// `format_quality`, for a format settled at render time).
+        public var formatQuality: [ImageFormat: Int] = [:]
         /// Limits on the source over the service's (imgproxy mode's security options).
         public var sourceLimits = SourceLimits()
 
@@ -76,6 +79,7 @@ extension ProxyRequest {
             if let metadata { part += "m" + metadata.rawValue }
             if let keepsColorProfile { part += keepsColorProfile ? "c1" : "c0" }
             if let limits = sourceLimits.keyPart { part += limits }
+            if !formatQuality.isEmpty { part += "fq" + formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)\($0.value)" }.joined(separator: "+") }
             return part
         }
 

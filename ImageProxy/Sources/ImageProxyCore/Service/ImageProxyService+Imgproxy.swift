@@ -26,11 +26,12 @@ extension ImageProxyService {
             }
             let choice = try imgproxyChoice(options, accept: accept, settings: settings)
             var output = ProxyRequest.Output()
-            if case .format(let format) = choice {
-                let quality = options.quality > 0 ? options.quality : options.formatQuality[format] ?? 0
-                if quality > 0 { output.quality = quality }
-            } else if options.quality > 0 {
+            if options.quality > 0 {
                 output.quality = options.quality
+            } else {
+                // `format_quality` by the format the render settles on (imgproxy's order: the
+                // URL's `quality`, then its `format_quality`, then the service's).
+                output.formatQuality = options.formatQuality.filter { $0.value > 0 }
             }
             if options.maxBytes > 0 { output.maxBytes = options.maxBytes }
             output.filename = options.filename
@@ -70,23 +71,30 @@ extension ImageProxyService {
         return policy == configuration.metadataPolicy ? nil : policy
     }
 
-    /// imgproxy's output format: `enforce_*` formats the client accepts win (JPEG XL, then AVIF,
-    /// then WebP), then the format the URL names, then the `auto_*` formats the client accepts in
-    /// the same order, then imgproxy's preferred formats (JPEG, PNG, GIF: the source's when it is
-    /// one, else PNG with alpha, JPEG without).
+    /// imgproxy's output format (its `determineOutputFormat`): `enforce_*` formats the client
+    /// accepts win (JPEG XL, then AVIF, then WebP), then the format the URL names, then the
+    /// `auto_*` formats the client accepts in the same order, then imgproxy's preferred formats
+    /// (the source's when it is one, else PNG with alpha, JPEG without). JPEG XL and AVIF are
+    /// skipped for an animated result, settled at render time (``OutputChoice/unlessAnimated(_:otherwise:)``).
     private func imgproxyChoice(_ options: ImgproxyOptions, accept: String?, settings: ImgproxySettings) throws(ProxyError) -> OutputChoice {
         let accepted = accept.map(OutputChoice.acceptedMediaTypes) ?? []
         func offered(_ format: ImageFormat, _ on: Bool) -> Bool { on && encodable.contains(format) && accepted.contains(format.mediaType) }
-        if offered(.jxl, settings.enforceJXL) { return .format(.jxl) }
-        if offered(.avif, settings.enforceAVIF) { return .format(.avif) }
-        if offered(.webp, settings.enforceWebP) { return .format(.webp) }
-        if let format = options.format {
-            guard encodable.contains(format) else { throw .imgproxyCantSave("Resulting image format is not supported: \(format.rawValue)") }
-            return .format(format)
+        let named = options.format
+        // With a format in the URL only `enforce_*` overrides it; without, `auto_*` too.
+        let (jxl, avif, webp) = named == nil
+            ? (settings.autoJXL || settings.enforceJXL, settings.autoAVIF || settings.enforceAVIF, settings.autoWebP || settings.enforceWebP)
+            : (settings.enforceJXL, settings.enforceAVIF, settings.enforceWebP)
+        var choice: OutputChoice
+        if offered(.webp, webp) {
+            choice = .format(.webp)
+        } else if let named {
+            guard encodable.contains(named) else { throw .imgproxyCantSave("Resulting image format is not supported: \(named.rawValue)") }
+            choice = .format(named)
+        } else {
+            choice = .preferred(settings.preferredFormats)
         }
-        if offered(.jxl, settings.autoJXL || settings.enforceJXL) { return .format(.jxl) }
-        if offered(.avif, settings.autoAVIF || settings.enforceAVIF) { return .format(.avif) }
-        if offered(.webp, settings.autoWebP || settings.enforceWebP) { return .format(.webp) }
-        return .preferred(settings.preferredFormats)
+        if offered(.avif, avif) { choice = .unlessAnimated(.avif, otherwise: choice) }
+        if offered(.jxl, jxl) { choice = .unlessAnimated(.jxl, otherwise: choice) }
+        return choice
     }
 }

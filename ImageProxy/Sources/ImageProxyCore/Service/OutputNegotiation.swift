@@ -15,6 +15,10 @@ enum OutputChoice: Sendable, Hashable {
     /// GIF): the source's when it is one of them, else the first that can carry the result (an
     /// animation, alpha), else the first.
     case preferred([ImageFormat])
+    /// imgproxy's `AVIF` and `JPEG XL` negotiation (`auto_*`/`enforce_*`): the format for a
+    /// still result, the other choice for an animated one (imgproxy never answers an animation
+    /// in either, even where a coder could).
+    indirect case unlessAnimated(ImageFormat, otherwise: OutputChoice)
 
     /// imgproxy's default preferred formats.
     static let preferredFormats: [ImageFormat] = [.jpeg, .png, .gif]
@@ -41,6 +45,7 @@ enum OutputChoice: Sendable, Hashable {
         case .accepted(let formats): "accept:" + formats.map(\.rawValue).joined(separator: "+")
         case .source: "source"
         case .preferred(let formats): formats == Self.preferredFormats ? "preferred" : "preferred:" + formats.map(\.rawValue).joined(separator: "+")
+        case .unlessAnimated(let format, let otherwise): format.rawValue + "-still>" + otherwise.keyPart
         }
     }
 
@@ -61,6 +66,7 @@ enum OutputChoice: Sendable, Hashable {
         case .preferred(let formats):
             formats.contains(sourceFormat) ? Self.animatable.contains(sourceFormat) && encodable.contains(sourceFormat)
                 : formats.contains { Self.animatable.contains($0) && encodable.contains($0) }
+        case .unlessAnimated(_, let otherwise): otherwise.mayAnimate(sourceFormat, encodable: encodable)
         }
     }
 
@@ -87,6 +93,8 @@ enum OutputChoice: Sendable, Hashable {
             if formats.contains(sourceFormat) { return sourceFormat }
             let fits = formats.first { format in (!animated || Self.animatable.contains(format)) && (!hasAlpha || Self.alphaFormats.contains(format)) }
             return fits ?? formats.first ?? (hasAlpha ? .png : .jpeg)
+        case .unlessAnimated(let format, let otherwise):
+            return animated ? otherwise.resolve(sourceFormat: sourceFormat, animated: true, hasAlpha: hasAlpha, encodable: encodable) : format
         }
     }
 
