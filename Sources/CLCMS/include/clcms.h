@@ -96,8 +96,8 @@ void clcms_fast8_free(clcms_fast8 *fast);
 /// Converts JPEG's Y′CbCr planes (full-range BT.601, chroma subsampled by `horizontal` and
 /// `vertical`, 1 or 2) in place through the direct path: each pixel to R′G′B′ with its chroma
 /// sample, through the tables, and back to Y′; each chroma sample becomes that of the mean of
-/// the converted colours it covers.
-void clcms_fast8_run_ycbcr(
+/// the converted colours it covers. 1 when done, 0 (planes untouched) for another subsampling.
+int clcms_fast8_run_ycbcr(
     const clcms_fast8 *fast, uint8_t *luma, size_t luma_stride, uint8_t *cb, size_t cb_stride, uint8_t *cr, size_t cr_stride,
     uint32_t width, uint32_t height, int horizontal, int vertical);
 /// The largest difference, in 8-bit levels, between the direct path and `transform` (lcms's,

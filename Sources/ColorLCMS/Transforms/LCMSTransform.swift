@@ -64,12 +64,11 @@ final class LCMSTransform: @unchecked Sendable {
         redDifference: UnsafeMutableRawBufferPointer, _ redStride: Int, width: Int, height: Int, subsampling: YCbCrImage.Subsampling
     ) -> Bool {
         guard let fast else { return false }
-        clcms_fast8_run_ycbcr(
+        return clcms_fast8_run_ycbcr(
             fast.pointer, luma.baseAddress!.assumingMemoryBound(to: UInt8.self), lumaStride,
             blueDifference.baseAddress!.assumingMemoryBound(to: UInt8.self), blueStride,
             redDifference.baseAddress!.assumingMemoryBound(to: UInt8.self), redStride,
-            UInt32(width), UInt32(height), Int32(subsampling.horizontal), Int32(subsampling.vertical))
-        return true
+            UInt32(width), UInt32(height), Int32(subsampling.horizontal), Int32(subsampling.vertical)) != 0
     }
 
     /// One band of rows through the direct path or lcms.
