@@ -20,19 +20,16 @@ enum { clcms_wide_low = 256, clcms_wide_size = 768 };
 
 /* The direct path's tables (clcms_fast8.c): per source channel and level, the three outputs'
  * biased contributions packed in 21-bit fields; per output, the biased index to the 8-bit level.
- * For Y′CbCr planes (clcms_fast8_ycbcr.c): `packed` widened over unclamped R′G′B′ (the clamp is
- * in the table), and per output channel and level that level's share of Y′ (Q16, bits 32-55)
- * beside the level itself in its own 10-bit field (bits 0-29), so a sum of three is Y′ and a sum
- * of a block's sums is the block's R′, G′ and B′ sums. */
+ * For Y′CbCr planes (clcms_fast8_ycbcr.c), `packed` widened over unclamped R′G′B′: the clamp is
+ * in the table. */
 struct clcms_fast8 {
     uint64_t packed[3][256];
     uint64_t wide[3][clcms_wide_size];
-    uint64_t luma[3][256];
     uint8_t *encode[3];
     uint8_t tables[];
 };
 
-/* Fills `wide` and `luma` from `packed` (clcms_fast8_ycbcr.c). */
+/* Fills `wide` from `packed` (clcms_fast8_ycbcr.c). */
 void clcms_fast8_prepare_ycbcr(clcms_fast8 *fast);
 
 /* A context whose log handler keeps the first message (see clcms.c), and its release. */
