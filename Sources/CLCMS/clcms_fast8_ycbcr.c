@@ -2,6 +2,7 @@
 #include "clcms_internal.h"
 
 #include <string.h>
+/* Building with CLCMS_NO_SSE2 defined leaves only the plain C (to check it gives the same bytes). */
 #if defined(__SSE2__) && !defined(CLCMS_NO_SSE2)
 #include <emmintrin.h>
 #endif
@@ -56,7 +57,7 @@ static inline __attribute__((always_inline)) void clcms_ycc_pixel(
 
 /* jccolor.c's Y = (0.299 R + 0.587 G + 0.114 B) rounded, as G + (0.299 (R - G) + 0.114 (B - G))
  * (the weights sum to one), which fits 16-bit lanes' multiply-add; `count` of them to `out`. */
-static void clcms_ycc_luma(const uint8_t (*rgb)[clcms_ycc_pixels], uint8_t *out, uint32_t count) {
+static inline __attribute__((always_inline)) void clcms_ycc_luma(const uint8_t (*rgb)[clcms_ycc_pixels], uint8_t *out, uint32_t count) {
     const int32_t wr = CLCMS_FIX(0.29900), wb = CLCMS_FIX(0.11400), half = 1 << (clcms_ycc_bits - 1);
     uint32_t x = 0;
 #if defined(__SSE2__) && !defined(CLCMS_NO_SSE2)
@@ -80,7 +81,7 @@ static void clcms_ycc_luma(const uint8_t (*rgb)[clcms_ycc_pixels], uint8_t *out,
 
 /* Cb = -0.16874 R - 0.33126 G + 0.5 B + 128, Cr = 0.5 R - 0.41869 G - 0.08131 B + 128, of each
  * block's mean: its sums (at most 4 x 255) over 2^`shift`, rounded; 0.5 x is x << 15. */
-static void clcms_ycc_chroma(const int16_t (*sums)[clcms_ycc_chunk], uint8_t *cb, uint8_t *cr, uint32_t count, int shift) {
+static inline __attribute__((always_inline)) void clcms_ycc_chroma(const int16_t (*sums)[clcms_ycc_chunk], uint8_t *cb, uint8_t *cr, uint32_t count, int shift) {
     const int32_t offset = (128 << shift) + (1 << (shift - 1));
     uint32_t k = 0;
 #if defined(__SSE2__) && !defined(CLCMS_NO_SSE2)
@@ -211,6 +212,32 @@ static inline __attribute__((always_inline)) void clcms_ycc_rows(
     }
 }
 
+/* Every subsampling the planes may have, each with constant block sizes; 0 for any other. */
+static inline __attribute__((always_inline)) int clcms_ycc_subsampled(
+    const clcms_ycc_tables *t, uint8_t *luma, size_t luma_stride, uint8_t *cb, size_t cb_stride, uint8_t *cr, size_t cr_stride,
+    uint32_t width, uint32_t height, int horizontal, int vertical) {
+    if (horizontal == 2 && vertical == 2)
+        clcms_ycc_rows(t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 2, 2);
+    else if (horizontal == 2 && vertical == 1)
+        clcms_ycc_rows(t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 2, 1);
+    else if (horizontal == 1 && vertical == 2)
+        clcms_ycc_rows(t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 1, 2);
+    else if (horizontal == 1 && vertical == 1)
+        clcms_ycc_rows(t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 1, 1);
+    else
+        return 0;
+    return 1;
+}
+
+#if defined(__x86_64__) && !defined(CLCMS_NO_SSE2)
+/* The same, compiled for AVX2 and BMI2 (three-operand shifts: fewer moves a pixel). */
+__attribute__((target("avx2,bmi2"))) static int clcms_ycc_subsampled_avx2(
+    const clcms_ycc_tables *t, uint8_t *luma, size_t luma_stride, uint8_t *cb, size_t cb_stride, uint8_t *cr, size_t cr_stride,
+    uint32_t width, uint32_t height, int horizontal, int vertical) {
+    return clcms_ycc_subsampled(t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, horizontal, vertical);
+}
+#endif
+
 int clcms_fast8_run_ycbcr(
     const clcms_fast8 *fast, uint8_t *luma, size_t luma_stride, uint8_t *cb, size_t cb_stride, uint8_t *cr, size_t cr_stride,
     uint32_t width, uint32_t height, int horizontal, int vertical) {
@@ -218,15 +245,9 @@ int clcms_fast8_run_ycbcr(
         fast->wide[0] + clcms_wide_low, fast->wide[1] + clcms_wide_low, fast->wide[2] + clcms_wide_low,
         fast->encode[0], fast->encode[1], fast->encode[2],
     };
-    if (horizontal == 2 && vertical == 2)
-        clcms_ycc_rows(&t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 2, 2);
-    else if (horizontal == 2 && vertical == 1)
-        clcms_ycc_rows(&t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 2, 1);
-    else if (horizontal == 1 && vertical == 2)
-        clcms_ycc_rows(&t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 1, 2);
-    else if (horizontal == 1 && vertical == 1)
-        clcms_ycc_rows(&t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 1, 1);
-    else
-        return 0;
-    return 1;
+#if defined(__x86_64__) && !defined(CLCMS_NO_SSE2)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
+        return clcms_ycc_subsampled_avx2(&t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, horizontal, vertical);
+#endif
+    return clcms_ycc_subsampled(&t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, horizontal, vertical);
 }
