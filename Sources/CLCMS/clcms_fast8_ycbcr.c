@@ -149,7 +149,7 @@ static inline __attribute__((always_inline)) void clcms_ycc_sums(
 /* Blocks `first` to `last` of a chunk, `horizontal` pixels wide, through the tables: `columns`
  * pixels of `rows` luma rows each (constants where inlined). */
 static inline __attribute__((always_inline)) void clcms_ycc_blocks(
-    const clcms_ycc_tables *t, clcms_ycc_chunk_arrays *restrict a, uint8_t *const lines[2], uint32_t first, uint32_t last,
+    const clcms_ycc_tables *t, clcms_ycc_chunk_arrays *restrict a, const uint8_t *const lines[2], uint32_t first, uint32_t last,
     const int horizontal, const int rows, const int columns) {
     for (uint32_t k = first; k < last; k++) {
         const uint64_t *r = t->wide0 + a->offsets[0][k], *g = t->wide1 + a->offsets[1][k], *b = t->wide2 + a->offsets[2][k];
@@ -161,12 +161,14 @@ static inline __attribute__((always_inline)) void clcms_ycc_blocks(
     }
 }
 
-/* One chunk of a chroma row: `count` chroma samples from `cx0`, luma rows `y0` to `y1`, blocks of
- * `horizontal` x `vertical` (constants where inlined). A block cut by the image's edge has its
- * missing pixels copied from the ones it has, which gives the same rounded mean. */
+/* One chunk of a chroma row `cy`: `count` chroma samples from `cx0`, luma rows `y0` to `y1`, blocks
+ * of `horizontal` x `vertical` (constants where inlined). A block cut by the image's edge has its
+ * missing pixels copied from the ones it has, which gives the same rounded mean. Everything the
+ * chunk reads is read before anything is written, so the planes may be converted in place. */
 static inline __attribute__((always_inline)) void clcms_ycc_chunk_run(
-    const clcms_ycc_tables *t, clcms_ycc_chunk_arrays *restrict a, uint8_t *luma, size_t luma_stride, uint8_t *cb_row,
-    uint8_t *cr_row, uint32_t cx0, uint32_t count, uint32_t width, uint32_t y0, uint32_t y1, const int horizontal, const int vertical) {
+    const clcms_ycc_tables *t, clcms_ycc_chunk_arrays *restrict a, const clcms_planes *in, const clcms_planes *out, uint32_t cy,
+    uint32_t cx0, uint32_t count, uint32_t width, uint32_t y0, uint32_t y1, const int horizontal, const int vertical) {
+    const uint8_t *cb_row = in->cb + cy * in->cb_stride, *cr_row = in->cr + cy * in->cr_stride;
     const int32_t half = 1 << (clcms_ycc_bits - 1);
     /* jdcolor.c: R = Y + 1.402 Cr, G = Y - 0.34414 Cb - 0.71414 Cr, B = Y + 1.772 Cb. */
     for (uint32_t k = 0; k < count; k++) {
@@ -178,7 +180,7 @@ static inline __attribute__((always_inline)) void clcms_ycc_chunk_run(
     const uint32_t x0 = cx0 * (uint32_t)horizontal, pixels = width - x0 < count * (uint32_t)horizontal ? width - x0 : count * (uint32_t)horizontal;
     const uint32_t whole = pixels / (uint32_t)horizontal;
     const int rows = (int)(y1 - y0);
-    uint8_t *const lines[2] = {luma + y0 * luma_stride + x0, luma + (y1 - 1) * luma_stride + x0};
+    const uint8_t *const lines[2] = {in->luma + y0 * in->luma_stride + x0, in->luma + (y1 - 1) * in->luma_stride + x0};
     if (rows == vertical)
         clcms_ycc_blocks(t, a, lines, 0, whole, horizontal, vertical, horizontal);
     else
@@ -189,16 +191,18 @@ static inline __attribute__((always_inline)) void clcms_ycc_chunk_run(
         for (int row = 0; row < rows; row++)
             for (int c = 0; c < 3; c++) a->rgb[row][c][pixels] = a->rgb[row][c][pixels - 1];
     }
-    for (int row = 0; row < rows; row++) clcms_ycc_luma(a->rgb[row], lines[row], pixels);
+    for (int row = 0; row < rows; row++) clcms_ycc_luma(a->rgb[row], out->luma + (y0 + (uint32_t)row) * out->luma_stride + x0, pixels);
     if (rows < vertical) memcpy(a->rgb[1], a->rgb[0], sizeof a->rgb[0]);
     clcms_ycc_sums(a, count, horizontal, vertical);
-    clcms_ycc_chroma(a->sums, cb_row + cx0, cr_row + cx0, count, clcms_ycc_bits + (horizontal == 2) + (vertical == 2));
+    clcms_ycc_chroma(
+        a->sums, out->cb + cy * out->cb_stride + cx0, out->cr + cy * out->cr_stride + cx0, count,
+        clcms_ycc_bits + (horizontal == 2) + (vertical == 2));
 }
 
 /* All chroma rows with blocks of `horizontal` x `vertical` (constants where inlined). */
 static inline __attribute__((always_inline)) void clcms_ycc_rows(
-    const clcms_ycc_tables *t, uint8_t *luma, size_t luma_stride, uint8_t *cb, size_t cb_stride, uint8_t *cr, size_t cr_stride,
-    uint32_t width, uint32_t height, const int horizontal, const int vertical) {
+    const clcms_ycc_tables *t, const clcms_planes *in, const clcms_planes *out, uint32_t width, uint32_t height, const int horizontal,
+    const int vertical) {
     clcms_ycc_chunk_arrays arrays;
     memset(&arrays, 0, sizeof arrays);
     uint32_t chroma_width = (width + horizontal - 1) / horizontal, chroma_height = (height + vertical - 1) / vertical;
@@ -206,48 +210,47 @@ static inline __attribute__((always_inline)) void clcms_ycc_rows(
         uint32_t y0 = cy * (uint32_t)vertical, y1 = y0 + (uint32_t)vertical > height ? height : y0 + (uint32_t)vertical;
         for (uint32_t cx0 = 0; cx0 < chroma_width; cx0 += clcms_ycc_chunk) {
             uint32_t count = chroma_width - cx0 < clcms_ycc_chunk ? chroma_width - cx0 : clcms_ycc_chunk;
-            clcms_ycc_chunk_run(
-                t, &arrays, luma, luma_stride, cb + cy * cb_stride, cr + cy * cr_stride, cx0, count, width, y0, y1, horizontal, vertical);
+            clcms_ycc_chunk_run(t, &arrays, in, out, cy, cx0, count, width, y0, y1, horizontal, vertical);
         }
     }
 }
 
 /* Every subsampling the planes may have, each with constant block sizes; 0 for any other. */
 static inline __attribute__((always_inline)) int clcms_ycc_subsampled(
-    const clcms_ycc_tables *t, uint8_t *luma, size_t luma_stride, uint8_t *cb, size_t cb_stride, uint8_t *cr, size_t cr_stride,
-    uint32_t width, uint32_t height, int horizontal, int vertical) {
+    const clcms_ycc_tables *t, const clcms_planes *in, const clcms_planes *out, uint32_t width, uint32_t height, int horizontal,
+    int vertical) {
     if (horizontal == 2 && vertical == 2)
-        clcms_ycc_rows(t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 2, 2);
+        clcms_ycc_rows(t, in, out, width, height, 2, 2);
     else if (horizontal == 2 && vertical == 1)
-        clcms_ycc_rows(t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 2, 1);
+        clcms_ycc_rows(t, in, out, width, height, 2, 1);
     else if (horizontal == 1 && vertical == 2)
-        clcms_ycc_rows(t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 1, 2);
+        clcms_ycc_rows(t, in, out, width, height, 1, 2);
     else if (horizontal == 1 && vertical == 1)
-        clcms_ycc_rows(t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, 1, 1);
+        clcms_ycc_rows(t, in, out, width, height, 1, 1);
     else
         return 0;
     return 1;
 }
 
 #if defined(__x86_64__) && !defined(CLCMS_NO_SSE2)
-/* The same, compiled for AVX2 and BMI2 (three-operand shifts: fewer moves a pixel). */
+/* The same, compiled for AVX2 and BMI2 (VEX-coded lanes, three-operand shifts). */
 __attribute__((target("avx2,bmi2"))) static int clcms_ycc_subsampled_avx2(
-    const clcms_ycc_tables *t, uint8_t *luma, size_t luma_stride, uint8_t *cb, size_t cb_stride, uint8_t *cr, size_t cr_stride,
-    uint32_t width, uint32_t height, int horizontal, int vertical) {
-    return clcms_ycc_subsampled(t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, horizontal, vertical);
+    const clcms_ycc_tables *t, const clcms_planes *in, const clcms_planes *out, uint32_t width, uint32_t height, int horizontal,
+    int vertical) {
+    return clcms_ycc_subsampled(t, in, out, width, height, horizontal, vertical);
 }
 #endif
 
 int clcms_fast8_run_ycbcr(
-    const clcms_fast8 *fast, uint8_t *luma, size_t luma_stride, uint8_t *cb, size_t cb_stride, uint8_t *cr, size_t cr_stride,
-    uint32_t width, uint32_t height, int horizontal, int vertical) {
+    const clcms_fast8 *fast, const clcms_planes *source, const clcms_planes *destination, uint32_t width, uint32_t height,
+    int horizontal, int vertical) {
     const clcms_ycc_tables t = {
         fast->wide[0] + clcms_wide_low, fast->wide[1] + clcms_wide_low, fast->wide[2] + clcms_wide_low,
         fast->encode[0], fast->encode[1], fast->encode[2],
     };
 #if defined(__x86_64__) && !defined(CLCMS_NO_SSE2)
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
-        return clcms_ycc_subsampled_avx2(&t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, horizontal, vertical);
+        return clcms_ycc_subsampled_avx2(&t, source, destination, width, height, horizontal, vertical);
 #endif
-    return clcms_ycc_subsampled(&t, luma, luma_stride, cb, cb_stride, cr, cr_stride, width, height, horizontal, vertical);
+    return clcms_ycc_subsampled(&t, source, destination, width, height, horizontal, vertical);
 }
