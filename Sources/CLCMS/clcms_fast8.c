@@ -157,6 +157,7 @@ clcms_fast8 *clcms_fast8_create(const clcms_profile *input, const clcms_profile 
     }
     free(linear_table);
     free(contribution);
+    clcms_fast8_prepare_ycbcr(fast);
     return fast;
 fail:
     free(linear_table);

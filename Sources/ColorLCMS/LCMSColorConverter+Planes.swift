@@ -20,24 +20,16 @@ extension LCMSColorConverter {
         var probe = try Image(width: 1, height: 1, pixelFormat: .rgb8, pixels: [0, 0, 0])
         probe.iccProfile = icc
         let (transform, _) = try preparedTransform(for: probe, conversion)
-        guard transform.isDirect else { return nil }
-        var luma = planes.luma, blue = planes.blueDifference, red = planes.redDifference
-        let (lumaStride, blueStride, redStride) = (luma.bytesPerRow, blue.bytesPerRow, red.bytesPerRow)
-        let done = luma.pixels.withUnsafeMutableBytes { y in
-            blue.pixels.withUnsafeMutableBytes { cb in
-                red.pixels.withUnsafeMutableBytes { cr in
-                    transform.runPlanes(
-                        luma: y, lumaStride, blueDifference: cb, blueStride, redDifference: cr, redStride,
-                        width: planes.width, height: planes.height, subsampling: planes.subsampling)
-                }
-            }
-        }
-        guard done else { return nil }
+        guard let (luma, blue, red) = transform.runPlanes(planes) else { return nil }
         countRun(direct: true)
         var target: [UInt8]?
         if case .profile(let bytes) = conversion.target { target = bytes }
+        let chroma = planes.subsampling.chromaSize(width: planes.width, height: planes.height)
         return try YCbCrImage(
-            luma: luma, blueDifference: blue, redDifference: red, subsampling: planes.subsampling,
+            luma: try Image(width: planes.width, height: planes.height, pixelFormat: .gray8, pixels: luma),
+            blueDifference: try Image(width: chroma.width, height: chroma.height, pixelFormat: .gray8, pixels: blue),
+            redDifference: try Image(width: chroma.width, height: chroma.height, pixelFormat: .gray8, pixels: red),
+            subsampling: planes.subsampling,
             orientation: planes.orientation, iccProfile: target, metadata: planes.metadata)
     }
 

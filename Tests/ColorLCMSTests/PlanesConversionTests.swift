@@ -88,6 +88,35 @@ struct PlanesConversionTests {
         #expect(difference(planes.luma.pixels, expected.luma).mean > 1)
     }
 
+    @Test("padded source rows convert as tight ones do, into tight planes, and the source's bytes are only read")
+    func paddedRows() throws {
+        let p3 = try Reference.displayP3()
+        var tight = try Self.planes(.s420, seed: 21)
+        tight.iccProfile = p3.bytes
+        func padded(_ plane: Image) throws -> Image {
+            var pixels = [UInt8]()
+            for row in 0..<plane.height {
+                pixels += plane.pixels[(row * plane.width)..<((row + 1) * plane.width)] + [UInt8](repeating: 0xA5, count: 13)
+            }
+            return try Image(width: plane.width, height: plane.height, pixelFormat: .gray8, bytesPerRow: plane.width + 13, pixels: pixels)
+        }
+        var wide = try YCbCrImage(
+            luma: padded(tight.luma), blueDifference: padded(tight.blueDifference), redDifference: padded(tight.redDifference),
+            subsampling: .s420)
+        wide.iccProfile = p3.bytes
+        let converter = LCMSColorConverter()
+        let fromTight = try #require(try converter.convertPlanes(tight, .sRGB))
+        let fromWide = try #require(try converter.convertPlanes(wide, .sRGB))
+        #expect(fromWide.luma.pixels == fromTight.luma.pixels)
+        #expect(fromWide.blueDifference.pixels == fromTight.blueDifference.pixels)
+        #expect(fromWide.redDifference.pixels == fromTight.redDifference.pixels)
+        #expect(fromWide.luma.bytesPerRow == wide.width && fromWide.blueDifference.bytesPerRow == wide.blueDifference.width)
+        // The source's buffers (shared with nothing else here) hold what they held.
+        let (lumaBefore, redBefore) = (try padded(tight.luma).pixels, try padded(tight.redDifference).pixels)
+        #expect(wide.luma.pixels == lumaBefore && wide.redDifference.pixels == redBefore)
+        #expect(fromTight.luma.pixels != tight.luma.pixels)
+    }
+
     @Test("planes with no profile, or a profile the direct path does not take, answer nil and stay untouched")
     func notDirect() throws {
         let converter = LCMSColorConverter()

@@ -93,13 +93,19 @@ void clcms_fast8_run(
     const clcms_fast8 *fast, const uint8_t *source, size_t source_stride, uint8_t *destination, size_t destination_stride,
     int channels, uint32_t width, uint32_t rows);
 void clcms_fast8_free(clcms_fast8 *fast);
+/// A Y′CbCr image's three 8-bit planes and the bytes from one row to the next in each.
+typedef struct {
+    uint8_t *luma, *cb, *cr;
+    size_t luma_stride, cb_stride, cr_stride;
+} clcms_planes;
 /// Converts JPEG's Y′CbCr planes (full-range BT.601, chroma subsampled by `horizontal` and
-/// `vertical`, 1 or 2) in place through the direct path: each pixel to R′G′B′ with its chroma
-/// sample, through the tables, and back to Y′; each chroma sample becomes that of the mean of
-/// the converted colours it covers.
-void clcms_fast8_run_ycbcr(
-    const clcms_fast8 *fast, uint8_t *luma, size_t luma_stride, uint8_t *cb, size_t cb_stride, uint8_t *cr, size_t cr_stride,
-    uint32_t width, uint32_t height, int horizontal, int vertical);
+/// `vertical`, 1 or 2) from `source` into `destination` (the same planes: in place) through the
+/// direct path: each pixel to R′G′B′ with its chroma sample, through the tables, and back to Y′;
+/// each chroma sample becomes that of the mean of the converted colours it covers. 1 when done,
+/// 0 (nothing written) for another subsampling. `source`'s planes are only read.
+int clcms_fast8_run_ycbcr(
+    const clcms_fast8 *fast, const clcms_planes *source, const clcms_planes *destination, uint32_t width, uint32_t height,
+    int horizontal, int vertical);
 /// The largest difference, in 8-bit levels, between the direct path and `transform` (lcms's,
 /// built for the same profiles, intent, black-point compensation and layout: RGB8 for 3
 /// `channels`, RGBA8 for 4) over a fixed probe set: a 33-level grid of every channel combination

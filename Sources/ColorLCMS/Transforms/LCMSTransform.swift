@@ -57,19 +57,46 @@ final class LCMSTransform: @unchecked Sendable {
     /// Whether the direct matrix/shaper path runs (for tests and benchmarks).
     var isDirect: Bool { fast != nil }
 
-    /// Converts JPEG Y′CbCr planes in place through the direct path (`clcms_fast8_run_ycbcr`);
-    /// false, touching nothing, when the transform has none.
-    func runPlanes(
-        luma: UnsafeMutableRawBufferPointer, _ lumaStride: Int, blueDifference: UnsafeMutableRawBufferPointer, _ blueStride: Int,
-        redDifference: UnsafeMutableRawBufferPointer, _ redStride: Int, width: Int, height: Int, subsampling: YCbCrImage.Subsampling
-    ) -> Bool {
-        guard let fast else { return false }
-        clcms_fast8_run_ycbcr(
-            fast.pointer, luma.baseAddress!.assumingMemoryBound(to: UInt8.self), lumaStride,
-            blueDifference.baseAddress!.assumingMemoryBound(to: UInt8.self), blueStride,
-            redDifference.baseAddress!.assumingMemoryBound(to: UInt8.self), redStride,
-            UInt32(width), UInt32(height), Int32(subsampling.horizontal), Int32(subsampling.vertical))
-        return true
+    /// JPEG Y′CbCr planes converted through the direct path (`clcms_fast8_run_ycbcr`) into new,
+    /// tightly packed planes (the source's are only read, so no copy of them is made); nil when
+    /// the transform has none or the subsampling is not 1 or 2 each way.
+    func runPlanes(_ planes: YCbCrImage) -> (luma: [UInt8], blueDifference: [UInt8], redDifference: [UInt8])? {
+        guard let fast else { return nil }
+        let chroma = planes.subsampling.chromaSize(width: planes.width, height: planes.height)
+        let lumaCount = planes.width * planes.height, chromaCount = chroma.width * chroma.height
+        // Every byte is written by the C kernel before the arrays are read.
+        var luma = [UInt8](unsafeUninitializedCapacity: lumaCount) { $1 = lumaCount }
+        var blue = [UInt8](unsafeUninitializedCapacity: chromaCount) { $1 = chromaCount }
+        var red = [UInt8](unsafeUninitializedCapacity: chromaCount) { $1 = chromaCount }
+        let done = planes.luma.pixels.withUnsafeBytes { y in
+            planes.blueDifference.pixels.withUnsafeBytes { cb in
+                planes.redDifference.pixels.withUnsafeBytes { cr in
+                    luma.withUnsafeMutableBytes { outY in
+                        blue.withUnsafeMutableBytes { outCb in
+                            red.withUnsafeMutableBytes { outCr in
+                                // The kernel only reads `source`; its struct is not const-qualified.
+                                var source = clcms_planes(
+                                    luma: Self.mutable(y), cb: Self.mutable(cb), cr: Self.mutable(cr), luma_stride: planes.luma.bytesPerRow,
+                                    cb_stride: planes.blueDifference.bytesPerRow, cr_stride: planes.redDifference.bytesPerRow)
+                                var destination = clcms_planes(
+                                    luma: outY.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                    cb: outCb.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                    cr: outCr.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                    luma_stride: planes.width, cb_stride: chroma.width, cr_stride: chroma.width)
+                                return clcms_fast8_run_ycbcr(
+                                    fast.pointer, &source, &destination, UInt32(planes.width), UInt32(planes.height),
+                                    Int32(planes.subsampling.horizontal), Int32(planes.subsampling.vertical)) != 0
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return done ? (luma, blue, red) : nil
+    }
+
+    private static func mutable(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutablePointer<UInt8> {
+        UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
     }
 
     /// One band of rows through the direct path or lcms.

@@ -7,6 +7,24 @@ enum ProfileSource: Hashable, Sendable {
     case icc([UInt8])
     case cicp(CICP, gray: Bool)
     case sRGB(gray: Bool)
+
+    /// ICC bytes hashed as one block: the synthesised hash combines them one by one, about 17 K
+    /// instructions for a 700-byte profile on every lookup (several a tagged render).
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .icc(let bytes):
+            hasher.combine(0)
+            hasher.combine(bytes.count)
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        case .cicp(let cicp, let gray):
+            hasher.combine(1)
+            hasher.combine(cicp)
+            hasher.combine(gray)
+        case .sRGB(let gray):
+            hasher.combine(2)
+            hasher.combine(gray)
+        }
+    }
 }
 
 /// Profiles, transforms and sRGB verdicts, built once and kept: an image service sees the same
@@ -25,7 +43,7 @@ final class TransformCache: Sendable {
     private struct State {
         var profiles: [ProfileSource: LCMSProfile] = [:]
         var transforms: [TransformKey: LCMSTransform] = [:]
-        var isSRGB: [[UInt8]: Bool] = [:]
+        var isSRGB: [ProfileSource: Bool] = [:]
     }
 
     private let state = Locked(State())
@@ -80,11 +98,11 @@ final class TransformCache: Sendable {
     /// 8-bit on a grid of test colours), remembered per profile. Many files carry an sRGB
     /// profile; converting through it would cost time and change nothing.
     func isSRGB(_ icc: [UInt8]) -> Bool {
-        if let known = state.withLock({ $0.isSRGB[icc] }) { return known }
+        if let known = state.withLock({ $0.isSRGB[.icc(icc)] }) { return known }
         let verdict = (try? measureSRGB(icc)) ?? false
         state.withLock { state in
             if state.isSRGB.count >= limit { state.isSRGB.removeAll(keepingCapacity: true) }
-            state.isSRGB[icc] = verdict
+            state.isSRGB[.icc(icc)] = verdict
         }
         return verdict
     }
