@@ -80,6 +80,28 @@ struct ProxyPreparedAnswerTests {
         #expect(try await ProxyHotPathTests.metric(pair.router, "imageproxy_hot_answers_total") == 0)
     }
 
+    @Test func routesThatShareAResultKeepTheirOwnFields() async throws {
+        // `filename:` changes the route's fields (Content-Disposition), not the result: both
+        // answers share one ETag, so one prepared head is found for the other's answer in turn.
+        let pair = try Pair()
+        let named = pair.path.replacingOccurrences(of: "resize:fill:50:50", with: "resize:fill:50:50/filename:thumb")
+        for proxy in [pair.hot, pair.router] {
+            #expect(try Pair.warm(proxy, pair.path).status == 200)
+            #expect(try Pair.warm(proxy, named).status == 200)
+        }
+        var tags: Set<String> = [], dispositions: [String: Set<String>] = [:]
+        for round in 0..<2 {
+            for path in [pair.path, named] {
+                let answers = try pair.answers(RawHTTP.request(path))
+                Self.expectSame(answers, "round \(round) \(path)")
+                dispositions[path, default: []].insert(answers.hot.header("content-disposition") ?? "none")
+                tags.insert(answers.hot.header("etag") ?? "")
+            }
+        }
+        #expect(tags.count == 1, "one result: \(tags)")
+        #expect(dispositions[pair.path]?.count == 1 && dispositions[named]?.count == 1 && dispositions[pair.path] != dispositions[named], "\(dispositions)")
+    }
+
     @Test func requestsThatCloseTheConnectionAreLeftToTheRouter() async throws {
         let pair = try Pair()
         for proxy in [pair.hot, pair.router] { #expect(try Pair.warm(proxy, pair.path).status == 200) }
