@@ -53,6 +53,8 @@ let package = Package(
             .product(name: "ImageKernel", package: "ImageKernel"),
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Prometheus", package: "swift-prometheus"),

@@ -237,6 +237,11 @@ def cmd_report(tsv):
     for c in (1, 8, 64):
         goal = (">= 0.25x", lambda v: v >= 0.25) if c in (8, 64) else None
         ratio("image-proxy / nginx static, hot, %d conns" % c, get("proxy", "hot", c), get("nginx", "hot", c), goal)
+    if any(r["service"] == "proxyb" and r["path"] == "hot" for r in rows):  # --proxy-bin-b: the A/B
+        for c in (1, 8, 64):
+            ratio("proxyb / nginx static, hot, %d conns" % c, get("proxyb", "hot", c), get("nginx", "hot", c))
+            ratio("proxyb / proxy, hot req/s, %d conns (the A/B)" % c, get("proxyb", "hot", c), get("proxy", "hot", c))
+            ratio("proxy CPU / proxyb CPU per request, hot, %d conns (the A/B)" % c, get("proxy", "hot", c, "cpu"), get("proxyb", "hot", c, "cpu"))
     p99 = get("proxy", "hot", 64, "p99_ms")
     if p99 is not None:
         runs = sorted(float(r["p99_ms"]) for r in rows if r["service"] == "proxy" and r["path"] == "hot" and r["conc"] == "64")

@@ -12,7 +12,8 @@
 #   --no-build  do not run `swift build` for image-proxy (use the binary as it is)
 #   --proxy-bin the image-proxy binary (default ImageProxy/.build/release/image-proxy)
 #   --proxy-bin-b a second image-proxy binary, service "proxyb" (add it to --services): an A/B in
-#               one run, each cold line measured for proxy then proxyb, with the floor around each
+#               one run, each cold line measured for proxy then proxyb, with the floor around each;
+#               each hot round measures proxyb right after proxy
 #   --keep      keep the temporary directory (configs, logs, sources, responses)
 #   --profile   instead of the benchmark, profile image-proxy: perf (`perf record -e cpu-clock -g`
 #               during wrk at 64 connections on the hot URL, or --profile-conns N), perf-cold (the same during the cold
@@ -505,6 +506,7 @@ if on hot; then
     has nginx && hot nginx
     has thumbor && hot thumbor
     has proxy && hot proxy
+    has proxyb && hot proxyb
   done
 fi
 if on cold; then

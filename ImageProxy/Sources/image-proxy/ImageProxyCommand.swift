@@ -199,7 +199,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         let hot = eventLoopAnswers && InstrumentationSystem.tracer is NoOpTracer
         let app = Application(
             responder: CallbackResponder<BasicRequestContext> { request, _ in await routes.respond(to: request) },
-            server: .http1(configuration: .init(additionalChannelHandlers: hot ? [HotAnswerHandler(routes: routes)] : [])),
+            server: hot ? .http1(answeringFromMemory: routes) : .http1(),
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 print("listening on http://\(host):\(channel.localAddress?.port ?? 0)")

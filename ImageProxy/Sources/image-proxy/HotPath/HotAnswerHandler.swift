@@ -1,29 +1,33 @@
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 
 /// Answers requests for results already in memory on the connection's event loop, without
 /// handing them to a task: the hot path (issue 46).
 ///
 /// Hummingbird runs every request as a Swift task, so a cached answer used to cross from the
 /// event loop to the cooperative pool and back; at one connection those hand-offs were most of
-/// its latency. This handler sits between the HTTP decoder and Hummingbird's own handlers. For
-/// each request head it asks ``ProxyRoutes/hotAnswer(_:)`` (a synchronous lookup: routes, then the
-/// result cache); when that finds the answer it writes it here (the same status, headers and body
-/// as the route gives, with the `Date` Hummingbird adds) and drops the request's body. Everything
-/// else passes on unchanged.
+/// its latency. This handler sits right behind the HTTP decoder (``HotHTTP1Channel``). For each
+/// request head it asks ``ProxyRoutes/hotAnswer(_:)`` (a synchronous lookup: routes, then the
+/// result cache); when that finds the answer it writes it here as bytes: the head prepared once per
+/// answer of a result (``PreparedHead``, the router's fields with the `Date` Hummingbird adds) and
+/// the body's shared buffer, straight to the socket past the encoder, flushed once per read
+/// (one `writev` for all the answers of a read). It drops the request's body. Everything else
+/// passes on unchanged to Hummingbird's handlers.
 ///
 /// Order: a request is answered here only when no request handed on is still waiting for its
 /// response (counted by the responses' `end` parts that pass back through this handler), so
 /// pipelined answers never overtake one another. A connection whose socket is not writable, and a
-/// request with `Connection: close`, go the ordinary way (its back-pressure and its closing).
+/// request that does not keep the connection alive (`Connection: close`, HTTP/1.0 without
+/// `keep-alive`), go the ordinary way (its back-pressure and its closing).
 final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private let routes: ProxyRoutes
+    /// The response encoder's context: bytes written through it go to the socket unencoded.
+    private var wire: ChannelHandlerContext?
     /// Requests handed on whose response has not ended yet.
     private var handedOn = 0
     /// Whether the parts read now belong to a request answered here (its body, then its end).
@@ -34,16 +38,21 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(routes: ProxyRoutes) { self.routes = routes }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        wire = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { wire = nil }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if handedOn == 0, context.channel.isWritable, let answer = routes.hotAnswer(request) {
+            if handedOn == 0, let wire, context.channel.isWritable, case let now = date.now(), now.utf8.count == PreparedHead.dateLength,
+                let answer = routes.hotAnswer(request)
+            {
                 dropping = true
-                var head = answer.head
-                head.headerFields[.date] = date.now()
-                context.write(wrapOutboundOut(.head(head)), promise: nil)
-                if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-                context.write(wrapOutboundOut(.end(nil)), promise: nil)
+                wire.write(NIOAny(IOData.byteBuffer(answer.head.with(date: now))), promise: nil)
+                if let body = answer.body { wire.write(NIOAny(IOData.byteBuffer(body)), promise: nil) }
                 unflushed = true
                 return
             }

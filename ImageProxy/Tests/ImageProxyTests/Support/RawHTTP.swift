@@ -10,6 +10,8 @@ final class RawHTTP {
         /// Header fields in the order sent, names lowercased.
         var headers: [(name: String, value: String)]
         var body: Data
+        /// The status line and fields as sent, without the blank line (not compared by `==`).
+        var rawHead = ""
 
         func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 
@@ -48,8 +50,8 @@ final class RawHTTP {
     deinit { close(socket) }
 
     /// A request's bytes: `GET path` (or `method`), `Host`, then `headers` in order.
-    static func request(_ path: String, method: String = "GET", headers: [(String, String)] = []) -> String {
-        "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
+    static func request(_ path: String, method: String = "GET", headers: [(String, String)] = [], version: String = "HTTP/1.1") -> String {
+        "\(method) \(path) \(version)\r\nHost: 127.0.0.1\r\n" + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
     }
 
     /// Sends `requests` in one write.
@@ -71,7 +73,8 @@ final class RawHTTP {
             try fill()
             range = buffer.range(of: end)
         }
-        let lines = String(decoding: buffer[buffer.startIndex..<range!.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let rawHead = String(decoding: buffer[buffer.startIndex..<range!.lowerBound], as: UTF8.self)
+        let lines = rawHead.components(separatedBy: "\r\n")
         buffer.removeSubrange(buffer.startIndex..<range!.upperBound)
         let statusParts = lines[0].split(separator: " ")
         guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw TestFailure("bad status line \(lines[0])") }
@@ -84,7 +87,7 @@ final class RawHTTP {
         while buffer.count < length { try fill() }
         let body = Data(buffer.prefix(length))
         buffer.removeFirst(length)
-        return Response(status: status, headers: headers, body: body)
+        return Response(status: status, headers: headers, body: body, rawHead: rawHead)
     }
 
     /// Waits (up to the timeout) for the server to close the connection; false when it sent more
