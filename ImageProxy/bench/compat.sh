@@ -31,13 +31,8 @@ done
 for tool in nginx wrk curl python3; do command -v $tool >/dev/null || { echo "compat.sh: $tool is missing" >&2; exit 1; }; done
 [[ -x $proxy_bin ]] || { echo "compat.sh: no image-proxy at $proxy_bin (swift build -c release --package-path ImageProxy)" >&2; exit 1; }
 
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx workers (nobody) read the sources
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_http() { for _ in $(seq 200); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "compat.sh: $1 did not answer" >&2; exit 1; }
+bench_name=compat.sh
+source "$here/lib.sh"
 
 # The origin: nginx serves the 400x300 source as /hot.jpg and as every /cNNN.jpg (distinct URLs,
 # so each cold request loads, decodes and renders a source of its own).
@@ -65,10 +60,6 @@ start_proxy() {
   pids+=("$svc_pid")
   svc="http://127.0.0.1:$port"
   wait_http "$svc/health"
-}
-ticks=$(getconf CLK_TCK)
-cpu_seconds() { # PID → utime + stime in seconds
-  awk -v t="$ticks" '{ sub(/^.*\) /, ""); print ($12 + $13) / t }' "/proc/$1/stat"
 }
 stop_proxy() { kill "$svc_pid" 2>/dev/null || true; wait "$svc_pid" 2>/dev/null || true; }
 path() { # MODE SOURCE
@@ -123,7 +114,6 @@ for round in $(seq 1 "$rounds"); do
     echo -e "$round\t$mode\thot\t$h\treq/s ($conns connections, ${hot_secs}s)\t$hcpu µs"
   done
 done
-median() { python3 -c "import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))" $1; }
 for p in cold hot coldcpu hotcpu; do
   n=$(median "${values[native-$p]}") c=$(median "${values[compat-$p]}")
   python3 -c "

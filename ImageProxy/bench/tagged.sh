@@ -30,13 +30,8 @@ for tool in nginx curl python3 cc; do command -v $tool >/dev/null || { echo "tag
 [[ -x $proxy_bin ]] || { echo "tagged.sh: no image-proxy at $proxy_bin (swift build -c release --package-path ImageProxy)" >&2; exit 1; }
 py="${THUMBOR_PYTHON:-$(bash "$root/Benchmarks/peers/setup.sh" --only thumbor | cut -f2)}"
 
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx workers (nobody) read the sources
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_http() { for _ in $(seq 200); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "tagged.sh: $1 did not answer" >&2; exit 1; }
+bench_name=tagged.sh
+source "$here/lib.sh"
 
 cc -O2 -o "$work/p3icc" "$here/tagged/p3icc.c" -llcms2
 "$work/p3icc" "$work/p3.icc"
@@ -55,8 +50,6 @@ nginx -p "$work/origin" -c "$work/origin/nginx.conf" &
 pids+=($!)
 wait_http "$origin/t000.jpg"
 
-ticks=$(getconf CLK_TCK)
-cpu_seconds() { awk -v t="$ticks" '{ sub(/^.*\) /, ""); print ($12 + $13) / t }' "/proc/$1/stat"; }
 cold() { # PREFIX (c: untagged, t: tagged) → wall seconds, CPU ms per image
   local port; port=$(free_port)
   mkdir -p "$work/svc-$port"
@@ -94,7 +87,6 @@ for round in $(seq 1 "$rounds"); do
 done
 # The conversion happened: a tagged answer differs from the untagged one of the same pixels.
 cmp -s "$work/out-c000.jpg" "$work/out-t000.jpg" && { echo "tagged.sh: the tagged answer equals the untagged one: nothing was converted" >&2; exit 1; }
-median() { python3 -c "import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))" $1; }
 for what in wall cpu; do
   u=$(median "${values[c-$what]}") t=$(median "${values[t-$what]}")
   python3 -c "print(f'# $what median: untagged {$u:g}, tagged {$t:g}: tagged/untagged {$t / $u:.3f}')"
