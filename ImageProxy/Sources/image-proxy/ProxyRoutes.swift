@@ -25,6 +25,8 @@ final class ProxyRoutes: Sendable {
     let bodies: PreparedBodies
     /// Response heads of results in memory, encoded once per answer (``PreparedHeads``).
     let heads = PreparedHeads()
+    /// Whole answers of results in memory, per request target (``PreparedAnswers``).
+    let answers = PreparedAnswers()
 
     /// `bodyBytes`: how many bytes of result bodies may be kept as buffers (``PreparedBodies``).
     init(service: ImageProxyService, registry: PrometheusCollectorRegistry, logger: Logger, drain: DrainState, bodyBytes: Int) {
@@ -95,9 +97,14 @@ final class ProxyRoutes: Sendable {
 
     /// Counts, times and logs an answered request (one line per request at `info`).
     func finish(_ answer: ProxyResponse, method: HTTPRequest.Method, path: String, elapsed: Duration) {
-        count(status: answer.status, cacheType: answer.cacheType)
+        counter(status: answer.status, cacheType: answer.cacheType).increment()
         if answer.cacheType != "memory" { renderTimer.recordNanoseconds(elapsed.nanoseconds) }
-        logger.info("\(answer.status) \(String(format: "%.1f", elapsed.milliseconds))ms \(answer.cacheType) \(method) \(path.prefix(300))")
+        log(status: answer.status, cacheType: answer.cacheType, method: method, path: path, elapsed: elapsed)
+    }
+
+    /// The request's line in the log (at `info`).
+    func log(status: Int, cacheType: String, method: HTTPRequest.Method, path: String, elapsed: Duration) {
+        logger.info("\(status) \(String(format: "%.1f", elapsed.milliseconds))ms \(cacheType) \(method) \(path.prefix(300))")
     }
 
     private struct CounterKey: Hashable {
@@ -105,15 +112,15 @@ final class ProxyRoutes: Sendable {
         let cacheType: String
     }
 
-    private func count(status: Int, cacheType: String) {
+    /// `imageproxy_requests_total` for answers of `status` and `cacheType`.
+    func counter(status: Int, cacheType: String) -> Metrics.Counter {
         let key = CounterKey(status: status, cacheType: cacheType)
-        let counter = counters.withLock { counters in
+        return counters.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = Metrics.Counter(label: "imageproxy_requests_total", dimensions: [("status", "\(status)"), ("cache", cacheType)])
             counters[key] = counter
             return counter
         }
-        counter.increment()
     }
 
     func response(_ answer: ProxyResponse, head: Bool) -> Response {

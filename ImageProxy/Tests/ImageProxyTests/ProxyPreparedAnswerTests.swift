@@ -142,4 +142,52 @@ struct ProxyPreparedAnswerTests {
         let counted = memory.compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
         #expect(counted == 7, "every answer from memory is counted: \(memory)")
     }
+
+    /// Answers kept whole per request target (`PreparedAnswers`): the second and later requests
+    /// for a target are answered from there, and still byte for byte as the router answers.
+    @Test func keptAnswersAreTheRoutersBytesRoundAfterRound() async throws {
+        let pair = try Pair()
+        let accept = [("Accept", "image/webp")]
+        for proxy in [pair.hot, pair.router] {
+            #expect(try Pair.warm(proxy, pair.path).status == 200)
+            #expect(try Pair.warm(proxy, pair.path, headers: accept).status == 200)
+        }
+        let before = try await ProxyHotPathTests.metric(pair.hot, "imageproxy_hot_answers_total")
+        for round in 0..<3 {
+            Self.expectSame(try pair.answers(RawHTTP.request(pair.path)), "round \(round): GET")
+            Self.expectSame(try pair.answers(RawHTTP.request(pair.path, method: "HEAD"), head: true), "round \(round): HEAD")
+            Self.expectSame(try pair.answers(RawHTTP.request(pair.path, headers: accept)), "round \(round): GET, Accept")
+            Self.expectSame(try pair.answers(RawHTTP.request(pair.path, method: "HEAD", headers: accept), head: true), "round \(round): HEAD, Accept")
+        }
+        #expect(try await ProxyHotPathTests.metric(pair.hot, "imageproxy_hot_answers_total") == before + 12)
+    }
+
+    /// A kept answer is sent only while its result is in memory: once the result cache has let it
+    /// go, the request goes to the router (the result comes back from disk), and the answer is
+    /// kept again after that.
+    @Test func aKeptAnswerFollowsItsResultOutOfMemory() async throws {
+        let origin = try Origin.start()
+        // 1 MB of results in memory: a few hundred results push the first one out.
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix, "--memory-mb", "1"])
+        let path = Paths.plain(origin.url("photo.jpg"), spec: "resize:fill:400:400/quality:95")
+        let first = try Pair.warm(proxy, path)
+        #expect(first.status == 200)
+        let hot = { try await ProxyHotPathTests.metric(proxy, "imageproxy_hot_answers_total") }
+        let start = try await hot()
+        for _ in 0..<2 { #expect(try Pair.warm(proxy, path).body == first.body) }
+        #expect(try await hot() == start + 2, "the answer is found on the event loop, then kept")
+        // Results of 5-10 KB (the source is 120x160): 2 MB in all.
+        for size in 60..<160 {
+            for quality in [95, 97, 99] {
+                #expect(try Pair.warm(proxy, Paths.plain(origin.url("photo.jpg"), spec: "resize:fill:\(size):\(size)/quality:\(quality)")).status == 200)
+            }
+        }
+        let evicted = try await hot()
+        let again = try Pair.warm(proxy, path)
+        #expect(again.status == 200 && again.body == first.body && again.header("etag") == first.header("etag"))
+        let afterEviction = try await hot()
+        #expect(afterEviction == evicted, "the result left memory: the kept answer is not sent (\(evicted) → \(afterEviction))")
+        #expect(try Pair.warm(proxy, path).body == first.body)
+        #expect(try await hot() == evicted + 1, "back in memory from disk, it is answered on the event loop again")
+    }
 }

@@ -10,23 +10,41 @@ extension ProxyRoutes {
     /// it, its head prepared once (``PreparedHeads``); nil for everything else: other methods,
     /// requests that do not keep the connection alive, paths not answered before, results no
     /// longer in memory. Called on an event loop: it never waits.
+    ///
+    /// An answer found this way is kept whole (``PreparedAnswers``), so the next request for the
+    /// same target without `If-None-Match` is answered from there while its result stays in memory.
     func hotAnswer(_ request: HTTPRequestHead) -> (head: PreparedHead, body: ByteBuffer?)? {
         let isHead = request.method == .HEAD
         guard request.method == .GET || isHead, request.isKeepAlive, request.uri.utf8.first == UInt8(ascii: "/") else { return nil }
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = logger.logLevel <= .info ? ContinuousClock.now : nil
         let path = Self.path(ofOriginForm: request.uri)
         let fields = request.headers
-        guard let answer = service.cachedAnswer(
-            path: path, accept: Self.field("accept", in: fields), ifNoneMatch: Self.field("if-none-match", in: fields),
-            clientHints: service.readsClientHints ? ImgproxyClientHints { Self.field($0, in: fields) } : nil)
+        let accept = Self.field("accept", in: fields)
+        let ifNoneMatch = Self.field("if-none-match", in: fields)
+        let clientHints = service.readsClientHints ? ImgproxyClientHints { Self.field($0, in: fields) } : nil
+        let key = PreparedAnswers.Key(path: path, accept: accept, clientHints: clientHints)
+        if ifNoneMatch == nil, let kept = answers.answer(for: key), service.isInMemory(kept.stamp) {
+            hotAnswers.increment()
+            kept.counter.increment()
+            if let start { log(status: kept.status, cacheType: "memory", method: isHead ? .head : .get, path: path, elapsed: ContinuousClock.now - start) }
+            return isHead ? (kept.head, nil) : (kept.get, kept.body)
+        }
+        guard let (answer, stamp) = service.cachedAnswerAndStamp(path: path, accept: accept, ifNoneMatch: ifNoneMatch, clientHints: clientHints),
+            let head = heads.head(for: answer, isHead: isHead, make: { parts(answer, head: isHead).head })
         else {
             return nil
         }
-        guard let head = heads.head(for: answer, isHead: isHead, make: { parts(answer, head: isHead).head }) else { return nil }
         let body = isHead ? nil : bodyBuffer(answer)
         hotAnswers.increment()
-        finish(answer, method: isHead ? .head : .get, path: path, elapsed: clock.now - start)
+        finish(answer, method: isHead ? .head : .get, path: path, elapsed: start.map { ContinuousClock.now - $0 } ?? .zero)
+        if ifNoneMatch == nil, let other = heads.head(for: answer, isHead: !isHead, make: { parts(answer, head: !isHead).head }) {
+            let (get, headOnly) = isHead ? (other, head) : (head, other)
+            answers.keep(
+                PreparedAnswers.Answer(
+                    stamp: stamp, get: get, head: headOnly, body: isHead ? bodyBuffer(answer) : body,
+                    counter: counter(status: answer.status, cacheType: answer.cacheType), status: answer.status),
+                for: key)
+        }
         return (head, body)
     }
 

@@ -1,0 +1,58 @@
+import ImageKernel
+import ImageProxyCore
+import Metrics
+import NIOCore
+
+/// Whole answers of results in memory, kept per request target (path, `Accept`, client hints):
+/// the prepared heads of a GET and a HEAD, the body's shared buffer and the counter the answer
+/// counts in. A repeated request then costs one lookup here and one in the result cache (that the
+/// result is still the one the answer was made from, ``ImageProxyService/isInMemory(_:)``),
+/// instead of the route map, the result cache, the answer's header list and the lookups of its
+/// head, its body and its counter.
+///
+/// Only answers to requests without `If-None-Match` are kept (a 304 depends on the request's
+/// tags). At most `limit` answers are kept; past it they are all dropped at once.
+final class PreparedAnswers: Sendable {
+    /// What an answer is kept under: the request's target and the fields its answer depends on.
+    struct Key: Hashable, Sendable {
+        let path: String
+        let accept: String?
+        let clientHints: ImgproxyClientHints?
+    }
+
+    /// One kept answer.
+    struct Answer: Sendable {
+        /// The result it was made from.
+        let stamp: MemoryResultStamp
+        /// The head of the GET answer and of the HEAD answer.
+        let get: PreparedHead
+        let head: PreparedHead
+        /// The body of the GET answer (nil when it is empty).
+        let body: ByteBuffer?
+        /// `imageproxy_requests_total` for the answer's status and cache type.
+        let counter: Metrics.Counter
+        let status: Int
+    }
+
+    private let limit: Int
+    private let state = Locked<[Key: Answer]>([:])
+
+    init(limit: Int = 4096) { self.limit = limit }
+
+    /// The answer kept for `key`, if any (whether its result is still in memory is the caller's
+    /// to check).
+    func answer(for key: Key) -> Answer? {
+        state.withLock { $0[key] }
+    }
+
+    /// Keeps `answer` for `key`.
+    func keep(_ answer: Answer, for key: Key) {
+        state.withLock { answers in
+            if answers.count >= limit, answers[key] == nil { answers.removeAll(keepingCapacity: true) }
+            answers[key] = answer
+        }
+    }
+
+    /// Answers held.
+    var count: Int { state.withLock { $0.count } }
+}
