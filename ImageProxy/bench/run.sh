@@ -34,7 +34,7 @@
 # Environment: THUMBOR_PYTHON (default: the thumbor venv that Benchmarks/peers/setup.sh makes, made
 # here when missing), TESTDATA (default: the repository's Tests/Corpora),
 # PROXY_ARGS (more image-proxy options, split on spaces), PARALLEL_LIST (the cold path's parallel
-# levels, default "1 8 64"), TMPDIR (where the sources, caches and
+# levels, default "1 8 64"), CONNS_LIST (the hot path's connection counts, default "1 8 64"), TMPDIR (where the sources, caches and
 # result storages go; TMPDIR=/dev/shm keeps the file system out of the cold figures), FLOOR_CC
 # (the codec floor's C compiler; default clang, else cc).
 set -euo pipefail
@@ -73,7 +73,7 @@ has() { [[ ",$services," == *",$1,"* ]]; }
 
 if ((quick)); then hot_secs=2 cold_n=40; else hot_secs=10 cold_n=500; fi
 [[ $profile == perf || $profile == callgrind ]] && cold_n=1
-conns_list="1 8 64"
+conns_list=${CONNS_LIST:-"1 8 64"}
 parallel_list=${PARALLEL_LIST:-"1 8 64"}
 thumbor_py="${THUMBOR_PYTHON:-}"
 testdata="${TESTDATA:-$root/Tests/Corpora}"

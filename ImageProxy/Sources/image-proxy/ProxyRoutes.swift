@@ -27,6 +27,8 @@ final class ProxyRoutes: Sendable {
     let heads = PreparedHeads()
     /// Whole answers of results in memory, per request target (``PreparedAnswers``).
     let answers = PreparedAnswers()
+    /// Whether answers are logged (`info`): the log level is set once, at start.
+    let logsAnswers: Bool
 
     /// `bodyBytes`: how many bytes of result bodies may be kept as buffers (``PreparedBodies``).
     init(service: ImageProxyService, registry: PrometheusCollectorRegistry, logger: Logger, drain: DrainState, bodyBytes: Int) {
@@ -34,6 +36,7 @@ final class ProxyRoutes: Sendable {
         self.drain = drain
         self.registry = registry
         self.logger = logger
+        logsAnswers = logger.logLevel <= .info
         bodies = PreparedBodies(limit: bodyBytes)
     }
 

@@ -17,11 +17,11 @@ final class ResultMemoryCache: Sendable {
 
     func value(forKey key: String) -> Rendered? {
         state.withLock { state in
-            guard var entry = state.entries[key] else { return nil }
+            // One hash of the key: the entry is touched where it is.
+            guard let index = state.entries.index(forKey: key) else { return nil }
             state.tick &+= 1
-            entry.tick = state.tick
-            state.entries[key] = entry
-            return entry.rendered
+            state.entries.values[index].tick = state.tick
+            return state.entries.values[index].rendered
         }
     }
 

@@ -48,10 +48,10 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let request):
             if handedOn == 0, let wire, context.channel.isWritable, case let now = date.now(), now.utf8.count == PreparedHead.dateLength,
-                let answer = routes.hotAnswer(request)
+                let answer = routes.hotAnswer(request, date: now)
             {
                 dropping = true
-                wire.write(NIOAny(IOData.byteBuffer(answer.head.with(date: now))), promise: nil)
+                wire.write(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
                 if let body = answer.body { wire.write(NIOAny(IOData.byteBuffer(body)), promise: nil) }
                 unflushed = true
                 return

@@ -8,7 +8,8 @@ import NIOCore
 /// counts in. A repeated request then costs one lookup here and one in the result cache (that the
 /// result is still the one the answer was made from, ``ImageProxyService/isInMemory(_:)``),
 /// instead of the route map, the result cache, the answer's header list and the lookups of its
-/// head, its body and its counter.
+/// head, its body and its counter. Each answer also keeps its heads with the current `Date`
+/// written in, made again when the second changes, so an answer copies no head bytes either.
 ///
 /// Only answers to requests without `If-None-Match` are kept (a 304 depends on the request's
 /// tags). At most `limit` answers are kept; past it they are all dropped at once.
@@ -20,8 +21,9 @@ final class PreparedAnswers: Sendable {
         let clientHints: ImgproxyClientHints?
     }
 
-    /// One kept answer.
-    struct Answer: Sendable {
+    /// One kept answer. Its dated heads are guarded by the lock of the ``PreparedAnswers`` that
+    /// holds it.
+    final class Answer: @unchecked Sendable {
         /// The result it was made from.
         let stamp: MemoryResultStamp
         /// The head of the GET answer and of the HEAD answer.
@@ -32,6 +34,19 @@ final class PreparedAnswers: Sendable {
         /// `imageproxy_requests_total` for the answer's status and cache type.
         let counter: Metrics.Counter
         let status: Int
+        /// The heads with `date` written in.
+        fileprivate var date = ""
+        fileprivate var datedGet = ByteBuffer()
+        fileprivate var datedHead = ByteBuffer()
+
+        init(stamp: MemoryResultStamp, get: PreparedHead, head: PreparedHead, body: ByteBuffer?, counter: Metrics.Counter, status: Int) {
+            self.stamp = stamp
+            self.get = get
+            self.head = head
+            self.body = body
+            self.counter = counter
+            self.status = status
+        }
     }
 
     private let limit: Int
@@ -39,10 +54,19 @@ final class PreparedAnswers: Sendable {
 
     init(limit: Int = 4096) { self.limit = limit }
 
-    /// The answer kept for `key`, if any (whether its result is still in memory is the caller's
-    /// to check).
-    func answer(for key: Key) -> Answer? {
-        state.withLock { $0[key] }
+    /// The answer kept for `key`, if any, with the head of a GET (or of a HEAD when `isHead`) whose
+    /// `Date` is `date` (29 bytes of IMF-fixdate). Whether its result is still in memory is the
+    /// caller's to check.
+    func answer(for key: Key, isHead: Bool, date: String) -> (answer: Answer, head: ByteBuffer)? {
+        state.withLock { answers in
+            guard let answer = answers[key] else { return nil }
+            if answer.date != date {
+                answer.date = date
+                answer.datedGet = answer.get.with(date: date)
+                answer.datedHead = answer.head.with(date: date)
+            }
+            return (answer, isHead ? answer.datedHead : answer.datedGet)
+        }
     }
 
     /// Keeps `answer` for `key`.

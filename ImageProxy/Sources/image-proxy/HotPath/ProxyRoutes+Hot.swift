@@ -4,6 +4,10 @@ import ImageProxyCore
 import NIOCore
 import NIOHTTP1
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension ProxyRoutes {
     /// The answer for `request` when its result is already in memory (see
     /// `ImageProxyService.cachedAnswer`), counted and logged as ``respond(to:)`` counts and logs
@@ -11,23 +15,25 @@ extension ProxyRoutes {
     /// requests that do not keep the connection alive, paths not answered before, results no
     /// longer in memory. Called on an event loop: it never waits.
     ///
+    /// `date` is the `Date` value the answer's head carries (29 bytes of IMF-fixdate).
+    ///
     /// An answer found this way is kept whole (``PreparedAnswers``), so the next request for the
     /// same target without `If-None-Match` is answered from there while its result stays in memory.
-    func hotAnswer(_ request: HTTPRequestHead) -> (head: PreparedHead, body: ByteBuffer?)? {
+    func hotAnswer(_ request: HTTPRequestHead, date: String) -> (head: ByteBuffer, body: ByteBuffer?)? {
         let isHead = request.method == .HEAD
         guard request.method == .GET || isHead, request.isKeepAlive, request.uri.utf8.first == UInt8(ascii: "/") else { return nil }
-        let start = logger.logLevel <= .info ? ContinuousClock.now : nil
+        let start = logsAnswers ? ContinuousClock.now : nil
         let path = Self.path(ofOriginForm: request.uri)
         let fields = request.headers
         let accept = Self.field("accept", in: fields)
         let ifNoneMatch = Self.field("if-none-match", in: fields)
         let clientHints = service.readsClientHints ? ImgproxyClientHints { Self.field($0, in: fields) } : nil
         let key = PreparedAnswers.Key(path: path, accept: accept, clientHints: clientHints)
-        if ifNoneMatch == nil, let kept = answers.answer(for: key), service.isInMemory(kept.stamp) {
+        if ifNoneMatch == nil, let (kept, head) = answers.answer(for: key, isHead: isHead, date: date), service.isInMemory(kept.stamp) {
             hotAnswers.increment()
             kept.counter.increment()
             if let start { log(status: kept.status, cacheType: "memory", method: isHead ? .head : .get, path: path, elapsed: ContinuousClock.now - start) }
-            return isHead ? (kept.head, nil) : (kept.get, kept.body)
+            return (head, isHead ? nil : kept.body)
         }
         guard let (answer, stamp) = service.cachedAnswerAndStamp(path: path, accept: accept, ifNoneMatch: ifNoneMatch, clientHints: clientHints),
             let head = heads.head(for: answer, isHead: isHead, make: { parts(answer, head: isHead).head })
@@ -45,15 +51,21 @@ extension ProxyRoutes {
                     counter: counter(status: answer.status, cacheType: answer.cacheType), status: answer.status),
                 for: key)
         }
-        return (head, body)
+        return (head.with(date: date), body)
     }
 
     /// The path of a request target that starts with `/`, as Hummingbird's `URI(_:).path` gives it
     /// to respond(to:) (everything before the first `?`), without parsing the rest of the target
     /// or copying it when there is no query.
     static func path(ofOriginForm uri: String) -> String {
-        guard let query = uri.utf8.firstIndex(of: UInt8(ascii: "?")) else { return uri }
-        return String(uri[..<query])
+        // memchr over the contiguous UTF-8 (every String NIO makes is native): the generic scan
+        // was 1.4 % of a hot answer under perf.
+        let query: Int? = uri.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress, let found = memchr(base, Int32(UInt8(ascii: "?")), bytes.count) else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        } ?? uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { uri.utf8.distance(from: uri.utf8.startIndex, to: $0) }
+        guard let query else { return uri }
+        return String(uri[..<uri.utf8.index(uri.utf8.startIndex, offsetBy: query)])
     }
 
     /// A request field's value as `HTTPFields` gives it: every line of that name joined by ", ",
