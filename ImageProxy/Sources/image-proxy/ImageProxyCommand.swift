@@ -41,6 +41,9 @@ struct ImageProxyCommand: AsyncParsableCommand {
     @Option(help: "Megabytes of encoded results kept in memory.")
     var memoryMb: Int = 256
 
+    @Option(help: "On which use a source is kept on disk and in the shared cache, as nginx's proxy_cache_min_uses: 2 (the default) skips sources rendered once; 1 keeps every original.")
+    var originalMinUses: Int = 2
+
     @Option(help: "Share originals and results with a fleet, one render per result across it, through Redis: redis://[:password@]host:port/db, or a Redis Cluster: redis+cluster://host:port,host:port.")
     var sharedCache: String?
 
@@ -119,7 +122,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         if signers.count != key.count { throw ValidationError("--key and --salt take hex; the key must not be empty") }
         if key.count > 1 && compat.compat == .native { throw ValidationError("several --key/--salt pairs need --compat imgproxy") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
-        if memoryMb < 0 || (maxAnimationFrames ?? 1) < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 || sharedCacheTimeoutMs < 1 { throw ValidationError("limits must be positive") }
+        if memoryMb < 0 || (maxAnimationFrames ?? 1) < 1 || maxSourceMb < 1 || maxSourceMegapixels < 1 || sourceTimeout <= 0 || sharedCacheTimeoutMs < 1 || originalMinUses < 1 { throw ValidationError("limits must be positive") }
         if !(0...1_000_000).contains(maxAnimationFrameMegapixels) { throw ValidationError("--max-animation-frame-megapixels must be 0…1000000") }
         if shutdownTimeout <= 0 || shutdownGrace < 0 || shutdownGrace > shutdownTimeout {
             throw ValidationError("--shutdown-timeout must be positive and --shutdown-grace between 0 and it")
@@ -155,6 +158,7 @@ struct ImageProxyCommand: AsyncParsableCommand {
         configuration.signer = signers.first
         configuration.cacheDirectory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.memoryBytes = memoryMb << 20
+        configuration.originalMinUses = originalMinUses
         configuration.sharedCache = sharedCache
         configuration.sharedCacheTimeout = .milliseconds(sharedCacheTimeoutMs)
         configuration.s3 = s3.settings

@@ -48,37 +48,25 @@ extension ImageProxyService {
             // The original reaches the disk while the render runs (the other core, when there is
             // one), and before the answer, as it did when the manager stored it first; without a
             // strong validator from the origin, the digest of the source for the ETag is taken
-            // there too.
+            // there too. With neither to do, the render runs without a second task.
             let validator = loaded.strongValidator
             // Set by the pipeline's second thread when it keeps the result on disk itself.
             let keptBesideTheAnswer = Locked<Rendered?>(nil)
-            async let sourceDigest: Data? = {
-                await keepOriginal(loaded)
-                return validator == nil ? Digest.bytes(of: data) : nil
-            }()
-            let limits = output.limits(over: configuration)
-            let encoder = OutputEncoder(output: output, defaults: limits)
-            let encodable = self.encodable
-            let coders = manager.coders
-            let gate = self.gate
-            let pixels = SourceDimensions.pixelCount(of: data, format: ImageFormat.sniff(data))
-            let (encoded, format) = try await gate.run(inline: pixels.map { $0 <= Self.inlineRenderPixels } ?? false) { () throws(ProxyError) -> (Data, ImageFormat) in
-                // A render that runs alone may split its work across both cores (rows, or the
-                // stages of ``PipelinedPlanarRender``); beside other renders, or other results
-                // being produced (their loads come back to render soon), it keeps to its thread,
-                // which costs less CPU.
-                let alone = gate.load.running <= 1 && self.producesAlone
-                let keep = alone ? self.keepBesideTheAnswer(key: key, validator: validator, kept: keptBesideTheAnswer) : nil
-                self.renders.increment()
-                let outcome = TransformThreads.$limit.withValue(alone ? nil : 1) {
-                    Result { () throws(ProxyError) -> (Data, ImageFormat) in
-                        try ResultRender.render(
-                            data, spec: spec, choice: choice, encoder: encoder, coders: coders, encodable: encodable, limits: limits, afterEncode: keep)
-                    }
-                }
-                return try outcome.get()
+            let (encoded, format): (Data, ImageFormat)
+            let sourceTag: Data?
+            if loaded.originalKey == nil && validator != nil {
+                (encoded, format) = try await render(
+                    data, key: key, spec: spec, choice: choice, output: output, validator: validator, kept: keptBesideTheAnswer)
+                sourceTag = nil
+            } else {
+                async let sourceDigest: Data? = {
+                    await keepOriginal(loaded)
+                    return validator == nil ? Digest.bytes(of: data) : nil
+                }()
+                (encoded, format) = try await render(
+                    data, key: key, spec: spec, choice: choice, output: output, validator: validator, kept: keptBesideTheAnswer)
+                sourceTag = await sourceDigest
             }
-            let sourceTag = await sourceDigest
             let kept = keptBesideTheAnswer.withLock { $0 }
             let rendered = kept ?? Rendered(
                 data: encoded, format: format, etag: Self.etag(source: sourceTag ?? Data(validator?.utf8 ?? "".utf8), key: key, format: format))
@@ -102,6 +90,35 @@ extension ImageProxyService {
             return .success((rendered, loaded.from))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// Decodes, transforms and encodes the source `data` into the result `key` on a render slot
+    /// of the ``TransformGate``.
+    private func render(
+        _ data: Data, key: String, spec: TransformSpec?, choice: OutputChoice, output: ProxyRequest.Output, validator: String?, kept keptBesideTheAnswer: Locked<Rendered?>
+    ) async throws(ProxyError) -> (Data, ImageFormat) {
+        let limits = output.limits(over: configuration)
+        let encoder = OutputEncoder(output: output, defaults: limits)
+        let encodable = self.encodable
+        let coders = manager.coders
+        let gate = self.gate
+        let pixels = SourceDimensions.pixelCount(of: data, format: ImageFormat.sniff(data))
+        return try await gate.run(inline: pixels.map { $0 <= Self.inlineRenderPixels } ?? false) { () throws(ProxyError) -> (Data, ImageFormat) in
+            // A render that runs alone may split its work across both cores (rows, or the
+            // stages of ``PipelinedPlanarRender``); beside other renders, or other results
+            // being produced (their loads come back to render soon), it keeps to its thread,
+            // which costs less CPU.
+            let alone = gate.load.running <= 1 && self.producesAlone
+            let keep = alone ? self.keepBesideTheAnswer(key: key, validator: validator, kept: keptBesideTheAnswer) : nil
+            self.renders.increment()
+            let outcome = TransformThreads.$limit.withValue(alone ? nil : 1) {
+                Result { () throws(ProxyError) -> (Data, ImageFormat) in
+                    try ResultRender.render(
+                        data, spec: spec, choice: choice, encoder: encoder, coders: coders, encodable: encodable, limits: limits, afterEncode: keep)
+                }
+            }
+            return try outcome.get()
         }
     }
 

@@ -8,7 +8,8 @@ struct SourceBytes: Sendable {
     let data: Data
     /// Where they came from: `origin`, `source-memory`, `source-disk`, `source-shared` or `local`.
     let from: String
-    /// The key to keep them under, when they came from the origin (``ImageProxyService/keepOriginal(_:)``).
+    /// The key to keep them under, when they are to be kept now: from the origin or from memory,
+    /// on the use ``OriginalAdmission`` admits them (``ImageProxyService/keepOriginal(_:)``).
     let originalKey: String?
     /// The URL that answered (the source's, or the last redirect's).
     let url: URL
@@ -85,8 +86,16 @@ extension ImageProxyService {
                     try? await manager.cache.store(CacheEntry(data: data, validators: result.validators), forKey: key, type: .memory)
                 }
                 let from = result.isFromSharedCache ? "source-shared" : result.cacheType == .none ? "origin" : "source-\(result.cacheType.rawValue)"
+                // Kept on disk on its `originalMinUses`-th use (from the origin or from memory).
+                let keptNow = result.cacheKey.map { key in
+                    switch result.cacheType {
+                    case .none: originalAdmission.use(key, fromOrigin: true)
+                    case .memory: originalAdmission.use(key, fromOrigin: false)
+                    default: false
+                    }
+                } ?? false
                 return SourceBytes(
-                    data: data, from: from, originalKey: result.cacheType == .none ? result.cacheKey : nil, url: url, validators: result.validators)
+                    data: data, from: from, originalKey: keptNow ? result.cacheKey : nil, url: url, validators: result.validators)
             }
             throw ProxyError(status: 502, code: "redirect", message: "the source redirected more than \(hops) times")
         }
@@ -101,7 +110,7 @@ extension ImageProxyService {
         return SourceBytes(data: data, from: "local", originalKey: nil, url: source, validators: nil)
     }
 
-    /// Keeps a source the origin sent (``SourceBytes/originalKey``) on disk and in the shared
+    /// Keeps a source admitted now (``SourceBytes/originalKey``) on disk and in the shared
     /// tier, with its validators (a failing tier is logged, never an error for the request).
     func keepOriginal(_ source: SourceBytes) async {
         guard let key = source.originalKey else { return }

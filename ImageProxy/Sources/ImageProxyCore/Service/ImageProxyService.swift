@@ -65,6 +65,9 @@ public final class ImageProxyService: Sendable {
     let shared: SharedResults?
     /// Real renders (decode, transform, encode) this instance ran: `imageproxy_renders_total`.
     let renders = Counter(label: "imageproxy_renders_total")
+    /// Which originals are kept on disk and in the shared tier, on which use
+    /// (``ProxyConfiguration/originalMinUses``).
+    let originalAdmission: OriginalAdmission
 
     /// A service for `configuration`.
     /// - Throws: ``ProxyError`` for an allowed origin or shared-cache URL that does not parse.
@@ -133,6 +136,7 @@ public final class ImageProxyService: Sendable {
         manager = ImageManager(configuration: .init(cache: cache, loaders: LoaderRegistry(loaders), coders: coders))
         results = ResultMemoryCache(limit: configuration.memoryBytes)
         gate = TransformGate(width: configuration.maxConcurrentTransforms, queueLimit: configuration.maxQueuedTransforms)
+        originalAdmission = OriginalAdmission(minUses: configuration.originalMinUses)
     }
 
     /// LoaderS3 for `s3://` sources, with the source limits and ``ProxyConfiguration/s3``'s store.

@@ -11,6 +11,10 @@ public struct ProxyConfiguration: Sendable {
     public var cacheDirectory: URL?
     /// Bytes of encoded results kept in memory.
     public var memoryBytes: Int = 256 << 20
+    /// On which use a source from the origin is kept on disk (and in the shared tier), as nginx's
+    /// `proxy_cache_min_uses`: by default on its second, so a source rendered once costs no file
+    /// beside its result; 1 keeps every original at once (``OriginalAdmission``).
+    public var originalMinUses: Int = 2
     /// A `redis://[:password@]host:port/db` URL, or `redis+cluster://host:port,host:port` for a
     /// Redis Cluster: originals and encoded results are shared with the fleet through it, and
     /// each result is rendered once across the fleet (a lease per result; see ``ImageProxyService``).
