@@ -26,11 +26,12 @@ final class ProxyRoutes: Sendable {
     /// Response heads of results in memory, encoded once per answer (``PreparedHeads``).
     let heads = PreparedHeads()
     /// Whole answers of results in memory, per request target (``PreparedAnswers``).
-    let answers = PreparedAnswers()
+    let answers: PreparedAnswers
     /// Whether answers are logged (`info`): the log level is set once, at start.
     let logsAnswers: Bool
 
-    /// `bodyBytes`: how many bytes of result bodies may be kept as buffers (``PreparedBodies``).
+    /// `bodyBytes`: how many bytes of result bodies may be kept as buffers (``PreparedBodies``), and
+    /// held by kept answers (``PreparedAnswers``).
     init(service: ImageProxyService, registry: PrometheusCollectorRegistry, logger: Logger, drain: DrainState, bodyBytes: Int) {
         self.service = service
         self.drain = drain
@@ -38,6 +39,7 @@ final class ProxyRoutes: Sendable {
         self.logger = logger
         logsAnswers = logger.logLevel <= .info
         bodies = PreparedBodies(limit: bodyBytes)
+        answers = PreparedAnswers(bodyBytes: bodyBytes)
     }
 
     /// Answers `request` inside a server span (swift-distributed-tracing; a no-op until a tracer

@@ -43,7 +43,8 @@ struct ProxyOriginalAdmissionTests {
         let origin = try Origin.start()
         let directory = Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let proxy = try ProxyProcess(["--allow-origin", origin.prefix, "--cache-dir", directory.path, "--original-min-uses", "1"])
+        // From the environment, as every flag (`--original-min-uses 1`).
+        let proxy = try ProxyProcess(["--allow-origin", origin.prefix, "--cache-dir", directory.path], environment: ["IMAGE_PROXY_ORIGINAL_MIN_USES": "1"])
         for name in ["photo.jpg", "alpha.png"] {
             #expect(try await HTTP.get(proxy.url(Paths.plain(origin.url(name), spec: "resize:fit:64:64"))).status == 200)
         }

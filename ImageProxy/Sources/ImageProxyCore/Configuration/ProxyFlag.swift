@@ -38,7 +38,7 @@ public struct ProxyFlag: Sendable, Hashable {
     /// imgproxy compatibility; the `IMGPROXY_*` mapping (``ImgproxyEnvironment``) targets them by name.
     public static let all: [ProxyFlag] = [
         ProxyFlag("port", .integer), ProxyFlag("host", .value), ProxyFlag("allow-origin", .list), ProxyFlag("cache-dir", .value),
-        ProxyFlag("key", .list), ProxyFlag("salt", .list), ProxyFlag("memory-mb", .integer), ProxyFlag("shared-cache", .value), ProxyFlag("shared-cache-timeout-ms", .integer),
+        ProxyFlag("key", .list), ProxyFlag("salt", .list), ProxyFlag("memory-mb", .integer), ProxyFlag("original-min-uses", .integer), ProxyFlag("shared-cache", .value), ProxyFlag("shared-cache-timeout-ms", .integer),
         ProxyFlag("max-source-mb", .integer), ProxyFlag("max-source-megapixels", .integer), ProxyFlag("max-animation-frames", .integer),
         ProxyFlag("max-animation-frame-megapixels", .number),
         ProxyFlag("max-concurrent-transforms", .integer), ProxyFlag("max-queued-transforms", .integer), ProxyFlag("source-timeout", .number),

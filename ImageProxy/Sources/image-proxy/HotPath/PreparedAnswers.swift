@@ -12,7 +12,9 @@ import NIOCore
 /// written in, made again when the second changes, so an answer copies no head bytes either.
 ///
 /// Only answers to requests without `If-None-Match` are kept (a 304 depends on the request's
-/// tags). At most `limit` answers are kept; past it they are all dropped at once.
+/// tags). At most `limit` answers, holding at most `bodyBytes` of bodies (an answer holds its
+/// body's buffer even after the result has left memory), are kept; past either they are all
+/// dropped at once.
 final class PreparedAnswers: Sendable {
     /// What an answer is kept under: the request's target and the fields its answer depends on.
     struct Key: Hashable, Sendable {
@@ -50,16 +52,21 @@ final class PreparedAnswers: Sendable {
     }
 
     private let limit: Int
-    private let state = Locked<[Key: Answer]>([:])
+    private let bodyLimit: Int
+    private let state = Locked<(answers: [Key: Answer], bodyBytes: Int)>(([:], 0))
 
-    init(limit: Int = 4096) { self.limit = limit }
+    /// At most `limit` answers and `bodyBytes` bytes of their bodies.
+    init(limit: Int = 4096, bodyBytes: Int) {
+        self.limit = limit
+        bodyLimit = bodyBytes
+    }
 
     /// The answer kept for `key`, if any, with the head of a GET (or of a HEAD when `isHead`) whose
     /// `Date` is `date` (29 bytes of IMF-fixdate). Whether its result is still in memory is the
     /// caller's to check.
     func answer(for key: Key, isHead: Bool, date: String) -> (answer: Answer, head: ByteBuffer)? {
-        state.withLock { answers in
-            guard let answer = answers[key] else { return nil }
+        state.withLock { state in
+            guard let answer = state.answers[key] else { return nil }
             if answer.date != date {
                 answer.date = date
                 answer.datedGet = answer.get.with(date: date)
@@ -69,14 +76,21 @@ final class PreparedAnswers: Sendable {
         }
     }
 
-    /// Keeps `answer` for `key`.
+    /// Keeps `answer` for `key` (not when its body alone passes the byte limit).
     func keep(_ answer: Answer, for key: Key) {
-        state.withLock { answers in
-            if answers.count >= limit, answers[key] == nil { answers.removeAll(keepingCapacity: true) }
-            answers[key] = answer
+        let bytes = answer.body?.readableBytes ?? 0
+        guard bytes <= bodyLimit else { return }
+        state.withLock { state in
+            if let old = state.answers.removeValue(forKey: key) { state.bodyBytes -= old.body?.readableBytes ?? 0 }
+            if state.answers.count >= limit || state.bodyBytes + bytes > bodyLimit {
+                state.answers.removeAll(keepingCapacity: true)
+                state.bodyBytes = 0
+            }
+            state.answers[key] = answer
+            state.bodyBytes += bytes
         }
     }
 
     /// Answers held.
-    var count: Int { state.withLock { $0.count } }
+    var count: Int { state.withLock { $0.answers.count } }
 }
