@@ -90,7 +90,4 @@ final class PreparedAnswers: Sendable {
             state.bodyBytes += bytes
         }
     }
-
-    /// Answers held.
-    var count: Int { state.withLock { $0.answers.count } }
 }
