@@ -104,12 +104,15 @@ struct SharedCacheCLITests {
         let cacheDir = dir.appendingPathComponent("cache").path
 
         // Kill the server once the prefetch has stored some entries in it, then open the gate the
-        // other 170 sources wait behind: the kill always lands while the prefetch runs.
+        // other 170 sources wait behind: the kill always lands while the prefetch runs. The poller
+        // asks over a socket of its own, not with redis-cli: a child process waited for on this
+        // thread while the test waits for the tool on another once returned only when the tool
+        // ended, and the gated sources timed out five times each (CI, 37 minutes).
         let killedAt = Locked<Int?>(nil)
         let killer = Thread {
             defer { server.openGate("later") }
             for _ in 0..<6000 {
-                let size = Int(redis.cli("DBSIZE")) ?? 0
+                let size = redis.integer("DBSIZE") ?? 0
                 if size >= 20 {
                     redis.kill()
                     killedAt.withLock { $0 = size }
@@ -119,7 +122,8 @@ struct SharedCacheCLITests {
             }
         }
         killer.start()
-        let prefetch = try CLI.run(["prefetch", "--from", list.path, "--cache-dir", cacheDir, "--shared-cache", redis.url, "--shared-cache-timeout", Self.timeout])
+        // No retries: a source that times out behind a gate that failed to open costs 15 s, not 78.
+        let prefetch = try CLI.run(["prefetch", "--from", list.path, "--cache-dir", cacheDir, "--shared-cache", redis.url, "--shared-cache-timeout", Self.timeout, "--retries", "0"])
         #expect(prefetch.status == 0, "\(prefetch.stderr)")
         #expect(prefetch.lines.dropFirst().first.map { Array($0.prefix(2)) } == ["200", "0"])
         let stored = try #require(killedAt.withLock { $0 }, "the prefetch ended before Redis held 20 entries")

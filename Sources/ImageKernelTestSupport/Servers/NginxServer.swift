@@ -135,7 +135,7 @@ public final class NginxServer: @unchecked Sendable {
         return false
     }
 
-    private static func canConnect(port: Int) -> Bool {
+    static func canConnect(port: Int) -> Bool {
         withLoopbackSocket(port: port) { fd, address, length in connect(fd, address, length) == 0 }
     }
 

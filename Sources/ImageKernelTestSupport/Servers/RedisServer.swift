@@ -47,12 +47,41 @@ public final class RedisServer: @unchecked Sendable {
     public var url: String { "redis://127.0.0.1:\(port)" }
 
     /// Kills the server (SIGKILL: no goodbye to clients); ``restart()`` brings it back empty on the same port.
+    ///
+    /// Returns once the port refuses connections (at most 10 s), which is when clients see the
+    /// server gone. It does not wait for Foundation to reap the process: that wait is told of the
+    /// exit by a SIGCHLD handler shared with every other child the test runs, and under load it
+    /// has been seen to return only when another child (the tool under test) ended.
     public func kill() {
         lock.lock()
         defer { lock.unlock() }
-        if let process, process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-        process?.waitUntilExit()
-        process = nil
+        guard let process else { return }
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        self.process = nil
+        for _ in 0..<500 where NginxServer.canConnect(port: port) { usleep(20_000) }
+    }
+
+    /// An integer reply (`DBSIZE`, `EXISTS key`…) read over a socket of its own, without
+    /// `redis-cli`: nil when the server does not answer within a second. Safe to call from a thread
+    /// that runs beside a child process (``cli(_:)`` starts one and waits for it).
+    public func integer(_ command: String...) -> Int? {
+        var reply: Int?
+        _ = NginxServer.withLoopbackSocket(port: port) { fd, address, length in
+            var limit = timeval(tv_sec: 1, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            guard connect(fd, address, length) == 0 else { return false }
+            let socket = Socket(fd: fd)
+            let request = "*\(command.count)\r\n" + command.map { "$\($0.utf8.count)\r\n\($0)\r\n" }.joined()
+            guard socket.send(request) else { return false }
+            var received = Data()
+            while !received.contains(UInt8(ascii: "\n")), received.count < 64, let more = socket.receive(limit: 64) { received += more }
+            let line = String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard line.hasPrefix(":") else { return false }
+            reply = Int(line.dropFirst())
+            return true
+        }
+        return reply
     }
 
     /// Starts the server again on the same port (killing it first if it runs).
