@@ -62,11 +62,19 @@ status=0
 failures=()
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# A watchdog per group: a test that hangs (a gate never opened, a child never reaped) fails its
+# group after GROUP_TIMEOUT seconds, named so in the summary, instead of eating CI's budget.
+# The slowest group takes about 4 minutes here.
+group_timeout=${GROUP_TIMEOUT:-900}
 for group in "${groups[@]}"; do
   echo "== swift test $group"
   # shellcheck disable=SC2086  # each group is a list of arguments
-  if ! swift test --skip-build $group "$@" 2>&1 | tee "$log"; then
+  if ! timeout -k 30 "$group_timeout" swift test --skip-build $group "$@" 2>&1 | tee "$log"; then
+    ran=${PIPESTATUS[0]}
     status=1
+    if [ "$ran" -eq 124 ] || [ "$ran" -eq 137 ]; then
+      failures+=("group: $group: stopped after ${group_timeout} s (a test hung; its output above may end early, as the runner buffers it)")
+    fi
     failures+=("group: $group")
     # The failing tests and their recorded issues, repeated at the end where a log's tail shows them.
     while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
