@@ -88,7 +88,7 @@ echo "== swift build -c release --package-path ImageProxy --build-tests"
 if swift build -c release --package-path ImageProxy --build-tests; then
   step_done "ImageProxy: release build with tests"
   echo "== swift test -c release --package-path ImageProxy"
-  if ! swift test -c release --package-path ImageProxy --skip-build 2>&1 | tee "$log"; then
+  if ! timeout -k 30 "$group_timeout" swift test -c release --package-path ImageProxy --skip-build 2>&1 | tee "$log"; then
     status=1
     failures+=("group: ImageProxy (image-proxy)")
     while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
