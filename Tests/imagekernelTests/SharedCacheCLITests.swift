@@ -105,9 +105,9 @@ struct SharedCacheCLITests {
 
         // Kill the server once the prefetch has stored some entries in it, then open the gate the
         // other 170 sources wait behind: the kill always lands while the prefetch runs. The poller
-        // asks over a socket of its own, not with redis-cli: a child process waited for on this
-        // thread while the test waits for the tool on another once returned only when the tool
-        // ended, and the gated sources timed out five times each (CI, 37 minutes).
+        // asks over a socket of its own and the kill does not wait for the process to be reaped:
+        // in one CI run, a poller that ran redis-cli and waited for it was held until the tool
+        // ended (nothing else fits the timings), and the gated sources timed out five times each.
         let killedAt = Locked<Int?>(nil)
         let killer = Thread {
             defer { server.openGate("later") }
