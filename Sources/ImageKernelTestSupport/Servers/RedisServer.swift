@@ -49,9 +49,9 @@ public final class RedisServer: @unchecked Sendable {
     /// Kills the server (SIGKILL: no goodbye to clients); ``restart()`` brings it back empty on the same port.
     ///
     /// Returns once the port refuses connections (at most 10 s), which is when clients see the
-    /// server gone. It does not wait for Foundation to reap the process: that wait is told of the
-    /// exit by a SIGCHLD handler shared with every other child the test runs, and under load it
-    /// has been seen to return only when another child (the tool under test) ended.
+    /// server gone. It does not wait for Foundation to reap the process: in one CI run a test
+    /// thread that waited for its children that way (this wait, or `redis-cli`'s) was held until
+    /// another child, the tool under test, ended.
     public func kill() {
         lock.lock()
         defer { lock.unlock() }
