@@ -66,19 +66,24 @@ trap 'rm -f "$log"' EXIT
 # group after GROUP_TIMEOUT seconds, named so in the summary, instead of eating CI's budget.
 # The slowest group takes about 4 minutes here.
 group_timeout=${GROUP_TIMEOUT:-900}
+# run_group LABEL COMMAND...: runs one group under the watchdog; on failure, adds LABEL and the
+# failing tests and their recorded issues to the summary repeated at the end.
+run_group() {
+  local label=$1; shift
+  local ran=0
+  timeout -k 30 "$group_timeout" "$@" 2>&1 | tee "$log" || ran=${PIPESTATUS[0]}
+  [ "$ran" -eq 0 ] && return 0
+  status=1
+  if [ "$ran" -eq 124 ] || [ "$ran" -eq 137 ]; then
+    failures+=("group: $label: stopped after ${group_timeout} s (a test hung; its output above may end early, as the runner buffers it)")
+  fi
+  failures+=("group: $label")
+  while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
+}
 for group in "${groups[@]}"; do
   echo "== swift test $group"
   # shellcheck disable=SC2086  # each group is a list of arguments
-  if ! timeout -k 30 "$group_timeout" swift test --skip-build $group "$@" 2>&1 | tee "$log"; then
-    ran=${PIPESTATUS[0]}
-    status=1
-    if [ "$ran" -eq 124 ] || [ "$ran" -eq 137 ]; then
-      failures+=("group: $group: stopped after ${group_timeout} s (a test hung; its output above may end early, as the runner buffers it)")
-    fi
-    failures+=("group: $group")
-    # The failing tests and their recorded issues, repeated at the end where a log's tail shows them.
-    while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
-  fi
+  run_group "$group" swift test --skip-build $group "$@"
 done
 step_done "main package: ${#groups[@]} test groups"
 # The service's package (ImageProxy: its own package, so Hummingbird is built for it only) in
@@ -88,11 +93,7 @@ echo "== swift build -c release --package-path ImageProxy --build-tests"
 if swift build -c release --package-path ImageProxy --build-tests; then
   step_done "ImageProxy: release build with tests"
   echo "== swift test -c release --package-path ImageProxy"
-  if ! timeout -k 30 "$group_timeout" swift test -c release --package-path ImageProxy --skip-build 2>&1 | tee "$log"; then
-    status=1
-    failures+=("group: ImageProxy (image-proxy)")
-    while IFS= read -r line; do failures+=("  $line"); done < <(grep -E '✘|recorded an issue|error:|Fatal error|unexpected signal' "$log" | head -40)
-  fi
+  run_group "ImageProxy (image-proxy)" swift test -c release --package-path ImageProxy --skip-build
 else
   status=1
   failures+=("the ImageProxy package did not build")

@@ -58,7 +58,11 @@ public final class RedisServer: @unchecked Sendable {
         guard let process else { return }
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         self.process = nil
-        for _ in 0..<500 where NginxServer.canConnect(port: port) { usleep(20_000) }
+        var waits = 0
+        while waits < 500, NginxServer.canConnect(port: port) {
+            usleep(20_000)
+            waits += 1
+        }
     }
 
     /// An integer reply (`DBSIZE`, `EXISTS key`…) read over a socket of its own, without
